@@ -1,0 +1,40 @@
+# FlightVoice: the README's two commands.
+#   make run    install what is missing, build (release), answer the bundled sample clip
+#   make test   install what is missing, build, run the whole test suite
+
+DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en-us \
+	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_BUILD_FLAGS ?=
+BINARY := .build/release/flightvoice
+
+.PHONY: run test deps build release eval clean
+
+run: deps release
+	$(BINARY) db status
+	$(BINARY) recognize Samples/
+	$(BINARY) ask "what's the gate for L X forty"
+
+test: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+release: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+# Accuracy on a manifest (see README, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv
+eval: release
+	$(BINARY) eval $(MANIFEST) --by condition
+
+clean:
+	swift package clean

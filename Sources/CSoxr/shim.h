@@ -1,0 +1,1 @@
+#include <soxr.h>
