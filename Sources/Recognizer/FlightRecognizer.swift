@@ -1,0 +1,290 @@
+import FlightCore
+import Foundation
+
+/// Recognizes one spoken flight query at a time against today's flights: a synchronous, deterministic core.
+///
+/// Feed audio with `process(_:)` in chunks of any size (16 kHz mono 16-bit samples) and call `finish()` for the
+/// result, or call `recognize(samples:)` for a whole clip. The final result always comes from decoding the whole
+/// buffered utterance at once (splitting at pauses destroys accuracy), so chunked and whole-clip decoding agree
+/// exactly; while audio streams in, a live pass reports speech start and partial hypotheses.
+///
+/// Thread rule: not `Sendable`; it owns two PocketSphinx decoders. Use one per thread, or behind `RecognitionService`.
+public final class FlightRecognizer {
+    /// The configuration it was built with.
+    public let configuration: RecognizerConfiguration
+    /// The grammar in use (today's flights).
+    public private(set) var grammar: FlightGrammar
+    /// The vocabulary the grammar was built from.
+    public private(set) var vocabulary: FlightVocabulary
+    /// Words that were missing from the dictionary and got derived pronunciations, word → phones.
+    public private(set) var addedPronunciations: [String: String] = [:]
+
+    private let decoder: PocketSphinxDecoder
+    private let phoneLoop: PocketSphinxDecoder
+    private var normalizer: SpokenFlightNormalizer
+    private var searchName: String?
+    private var searchGeneration = 0
+
+    // The utterance in progress.
+    private var buffered: [Int16] = []
+    private var liveFed = 0
+    private var liveStarted = false
+    private var liveInSpeech = false
+    private var lastPartial = ""
+    private var liveFailure: (any Error)?
+
+    /// Loads the models and a grammar of `vocabulary`; throws `RecognizerError` naming a missing model file.
+    public init(vocabulary: FlightVocabulary, configuration: RecognizerConfiguration = RecognizerConfiguration()) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.vocabulary = vocabulary
+        grammar = FlightGrammar(vocabulary: vocabulary)
+        normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
+        decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
+        phoneLoop = try PocketSphinxDecoder(
+            arguments: configuration.commonArguments + [("-allphone", configuration.phoneLanguageModel), ("-allphone_ci", "yes")],
+            verbose: configuration.verbose)
+        try installGrammar()
+    }
+
+    /// Loads the models and a grammar of the flights `dataSource` has near `now`.
+    public convenience init(dataSource: some FlightsDataSource, near now: Date = Date(),
+                            configuration: RecognizerConfiguration = RecognizerConfiguration()) throws {
+        try self.init(vocabulary: FlightVocabulary(dataSource: dataSource, near: now), configuration: configuration)
+    }
+
+    /// Switches to a new day's flights (a fresh search; the old one is dropped). Discards an utterance in progress.
+    public func load(_ vocabulary: FlightVocabulary) throws {
+        reset()
+        self.vocabulary = vocabulary
+        grammar = FlightGrammar(vocabulary: vocabulary)
+        normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
+        try installGrammar()
+    }
+
+    private func installGrammar() throws {
+        var added: [String: String] = [:]
+        let missing = grammar.words.filter { decoder.pronunciation(of: $0) == nil }
+        for word in missing {
+            let phones = Pronouncer.phones(for: word) { decoder.pronunciation(of: $0) }
+            added[word] = phones
+        }
+        for (index, word) in missing.enumerated() {
+            try decoder.addWord(word, phones: added[word]!, update: index == missing.count - 1)
+        }
+        addedPronunciations.merge(added) { _, new in new }
+        searchGeneration += 1
+        let name = "flights\(searchGeneration)"
+        try decoder.useGrammar(grammar.jsgf, name: name)
+        if let old = searchName { decoder.removeSearch(old) }
+        searchName = name
+    }
+
+    /// The last decode's segments, for development.
+    func debugSegments() -> [String] { decoder.segments().map { "\($0.word) \($0.startFrame)-\($0.endFrame) a=\($0.acousticScore) l=\($0.languageScore)" } + ["--phones"] + phoneLoop.segments().map { "\($0.word) \($0.startFrame)-\($0.endFrame) a=\($0.acousticScore)" } }
+
+    // MARK: Streaming
+
+    /// Takes the next chunk of the utterance and reports speech start and changed partial hypotheses.
+    public func process(_ samples: ArraySlice<Int16>) -> [RecognitionEvent] {
+        let room = maximumSamples - buffered.count
+        buffered.append(contentsOf: samples.prefix(max(0, room)))
+        guard liveFailure == nil else { return [] }
+        var events: [RecognitionEvent] = []
+        let step = max(1, configuration.streamingStepSamples)
+        do {
+            while buffered.count - liveFed >= step {
+                if !liveStarted {
+                    try decoder.startUtterance()
+                    liveStarted = true
+                }
+                try buffered.withUnsafeBufferPointer { all in
+                    try decoder.process(UnsafeBufferPointer(rebasing: all[liveFed..<liveFed + step]), wholeUtterance: false)
+                }
+                liveFed += step
+                if !liveInSpeech, decoder.inSpeech {
+                    liveInSpeech = true
+                    events.append(.speechStarted(at: Double(liveFed - step) / Double(configuration.sampleRate)))
+                }
+                if let text = decoder.hypothesis()?.text, !text.isEmpty, text != lastPartial {
+                    lastPartial = text
+                    events.append(.partial(text))
+                }
+            }
+        } catch {
+            liveFailure = error
+        }
+        return events
+    }
+
+    /// Ends the utterance: decodes everything received as one utterance and decides. Ready for the next one after.
+    public func finish() throws -> RecognitionResult {
+        defer { reset() }
+        if liveStarted {
+            liveStarted = false
+            try? decoder.endUtterance()
+        }
+        return try decodeWhole(buffered)
+    }
+
+    /// Forgets the utterance in progress.
+    public func reset() {
+        if liveStarted { try? decoder.endUtterance() }
+        buffered = []
+        liveFed = 0
+        liveStarted = false
+        liveInSpeech = false
+        lastPartial = ""
+        liveFailure = nil
+    }
+
+    /// Decodes a whole clip (16 kHz mono) as one utterance.
+    public func recognize(samples: [Int16]) throws -> RecognitionResult {
+        reset()
+        return try decodeWhole(Array(samples.prefix(maximumSamples)))
+    }
+
+    private var maximumSamples: Int { Int(configuration.maximumUtteranceSeconds * Double(configuration.sampleRate)) }
+
+    // MARK: Final decode
+
+    private func decodeWhole(_ raw: [Int16]) throws -> RecognitionResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let duration = Double(raw.count) / Double(configuration.sampleRate)
+        let samples = NoiseFloor.apply(configuration.preprocessor.process(raw, sampleRate: configuration.sampleRate),
+                                       level: configuration.noiseFloorLevel)
+        let thresholds = configuration.thresholds
+
+        func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
+                    alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, frames: Int = 0) -> RecognitionResult {
+            RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, speechFrames: frames, audioDuration: duration,
+                              decodeSeconds: (clock.now - started).seconds)
+        }
+
+        if AudioLevel.loudestWindowLevel(samples, sampleRate: configuration.sampleRate) < thresholds.silenceLevel {
+            return result(.empty, .noSpeech)
+        }
+        try decodeUtterance(decoder, samples)
+        let hypothesis = decoder.hypothesis()
+        let segments = decoder.segments()
+        let nbest = configuration.nbestLimit > 0 ? decoder.nbest(limit: configuration.nbestLimit, maximumVisited: configuration.nbestVisitLimit) : []
+        let wordSegments = segments.filter { Self.isWord($0.word) }
+        guard let hypothesis, !hypothesis.text.isEmpty, let first = wordSegments.first, let last = wordSegments.last else {
+            // No path through the grammar: speech if the detector heard enough of it.
+            return result(.empty, decoder.frameCount >= thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
+        }
+        let span = first.startFrame...last.endFrame
+        try decodeUtterance(phoneLoop, samples)
+        let phones = phoneLoop.segments()
+
+        let spanFrames = span.count
+        let grammarScore = segments.reduce(0.0) { $0 + Self.overlapScore($1, span) }
+        let phoneScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, span) }
+        let ratio = (grammarScore - phoneScore) / Double(max(1, spanFrames))
+        let words = wordSegments.map { segment in
+            let range = segment.startFrame...max(segment.startFrame, segment.endFrame)
+            let phoneWordScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, range) }
+            let wordRatio = (Double(segment.acousticScore) - phoneWordScore) / Double(range.count)
+            return RecognizedWord(word: segment.word, start: Double(segment.startFrame) / Self.framesPerSecond,
+                                  end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
+        }
+        let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
+        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(ratio), alternatives: alternatives)
+
+        let candidates = normalizer.normalize(hypothesis.text).candidates
+        let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
+        let flights = grammar.flights(in: hypothesis.text)
+        let decision = decide(flights: flights, candidates: candidates, ratio: ratio, hypothesisScore: hypothesis.score,
+                              nbest: nbest.filter { $0.text != hypothesis.text })
+        return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
+                      ratio: ratio, frames: spanFrames)
+    }
+
+    /// Accept, confirm or reject from the flights read, the fit ratio and the competing n-best hypotheses.
+    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
+                        nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
+        let thresholds = configuration.thresholds
+        var heard = flights
+        if heard.isEmpty, let normalized = candidates.first?.flight, vocabulary.flights.contains(normalized) { heard = [normalized] }
+        guard let best = heard.first else { return .rejected(.notAFlight) }
+        if ratio < thresholds.rejectRatio { return .rejected(.lowConfidence(ratio: ratio)) }
+        var rivals: [FlightNumber] = []
+        for alternative in nbest where Double(hypothesisScore) - Double(alternative.score) <= thresholds.ambiguityMargin {
+            for flight in grammar.flights(in: alternative.text) where flight != best && !rivals.contains(flight) { rivals.append(flight) }
+        }
+        let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
+        if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
+        if ratio < thresholds.acceptRatio { return .confirm([best]) }
+        return .accepted(best)
+    }
+
+    private func decodeUtterance(_ decoder: PocketSphinxDecoder, _ samples: [Int16]) throws {
+        try decoder.startUtterance()
+        do {
+            try samples.withUnsafeBufferPointer { try decoder.process($0, wholeUtterance: true) }
+        } catch {
+            try? decoder.endUtterance()
+            throw error
+        }
+        try decoder.endUtterance()
+    }
+
+    /// Maps a log-likelihood ratio per frame to 0...1 with the configured logistic.
+    private func calibrated(_ ratio: Double) -> Double {
+        let thresholds = configuration.thresholds
+        return 1 / (1 + exp(-(ratio - thresholds.confidenceMidpoint) / thresholds.confidenceScale))
+    }
+
+    /// Decoder frames per second of audio.
+    static let framesPerSecond = 100.0
+
+    /// True for a real word, false for silences, fillers and null transitions.
+    static func isWord(_ word: String) -> Bool {
+        !(word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("(") || word.hasPrefix("++"))
+    }
+
+    /// The segment's acoustic score prorated to the frames it shares with `range`.
+    private static func overlapScore(_ segment: PocketSphinxDecoder.Segment, _ range: ClosedRange<Int>) -> Double {
+        let length = segment.endFrame - segment.startFrame + 1
+        guard length > 0 else { return 0 }
+        let shared = min(segment.endFrame, range.upperBound) - max(segment.startFrame, range.lowerBound) + 1
+        guard shared > 0 else { return 0 }
+        return Double(segment.acousticScore) * Double(shared) / Double(length)
+    }
+}
+
+extension NormalizationOutcome {
+    /// The candidates when understood, else none.
+    var candidates: [FlightCandidate] {
+        if case .understood(let candidates) = self { return candidates }
+        return []
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// Loudness measures on 16-bit samples.
+enum AudioLevel {
+    /// Window for the loudness measure, in seconds.
+    static let windowSeconds = 0.1
+
+    /// The RMS level of the loudest window, in dBFS (-120 for empty or digital silence).
+    static func loudestWindowLevel(_ samples: [Int16], sampleRate: Int) -> Double {
+        let window = max(1, Int(Double(sampleRate) * windowSeconds))
+        var loudest = 0.0
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + window)
+            var sum = 0.0
+            for sample in samples[start..<end] { sum += Double(sample) * Double(sample) }
+            loudest = max(loudest, sum / Double(end - start))
+            start += window / 2
+        }
+        return loudest > 0 ? 10 * log10(loudest / (32768.0 * 32768.0)) : -120
+    }
+}

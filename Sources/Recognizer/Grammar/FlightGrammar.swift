@@ -1,0 +1,206 @@
+import FlightCore
+import Foundation
+
+/// Today's flights and the airlines that fly them: what the recognizer listens for.
+public struct FlightVocabulary: Sendable, Hashable {
+    /// The airlines, for their names, callsigns and codes.
+    public let airlines: AirlineDirectory
+    /// Every flight number (operating and codeshare) of the day, sorted, without duplicates.
+    public let flights: [FlightNumber]
+
+    /// A vocabulary of `flights` named through `airlines`.
+    public init(airlines: AirlineDirectory, flights: [FlightNumber]) {
+        self.airlines = airlines
+        self.flights = Array(Set(flights)).sorted()
+    }
+
+    /// The day's numbers and airlines as `dataSource` knows them near `now`.
+    public init(dataSource: some FlightsDataSource, near now: Date = Date()) throws {
+        self.init(airlines: try dataSource.airlineDirectory(), flights: try dataSource.flightNumbers(near: now))
+    }
+
+    public static func == (lhs: FlightVocabulary, rhs: FlightVocabulary) -> Bool {
+        lhs.flights == rhs.flights && lhs.airlines.airlines == rhs.airlines.airlines
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(flights)
+        hasher.combine(airlines.airlines)
+    }
+}
+
+/// A JSGF grammar that accepts the day's flights (and only those) in their spoken forms, plus the inverse mapping
+/// from a recognized word sequence back to the flights it names.
+///
+/// The shared rules (letters, NATO words, digits, carrier phrases) come from `grammar/flight-query.jsgf`; per airline
+/// a rule holds the ways to name it (letters, NATO words, ICAO letters, name, callsign, spoken names) followed by only
+/// that airline's numbers, factored into a prefix tree so the decoder's search stays small. Pure and `Sendable`.
+public struct FlightGrammar: Sendable {
+    /// The complete JSGF text, ready for the decoder.
+    public let jsgf: String
+    /// Every word the grammar can produce, sorted: each must be in the dictionary or be added at load time.
+    public let words: [String]
+    /// Per airline code, the word sequences that name it.
+    private let airlinePhrases: [(words: [String], airline: String)]
+    /// Per airline code, number words ("two eighty seven") to the number (287).
+    private let numberReadings: [String: [String: Int]]
+
+    /// The word allowed between an airline and its number ("Air France flight one twenty three").
+    static let flightWord = "flight"
+
+    /// The shared rules embedded from `grammar/flight-query.jsgf`.
+    public static var baseGrammar: String { embeddedQueryGrammar }
+
+    /// Builds the grammar for `vocabulary` on top of the shared rules in `baseGrammar` (default: the embedded file).
+    public init(vocabulary: FlightVocabulary, baseGrammar: String? = nil) {
+        let baseGrammar = baseGrammar ?? embeddedQueryGrammar
+        var numbersByAirline: [String: [Int]] = [:]
+        for flight in vocabulary.flights { numbersByAirline[flight.airline, default: []].append(flight.number) }
+        let codes = numbersByAirline.keys.sorted()
+
+        var text = baseGrammar.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
+        text += "// Generated from today's flights: \(vocabulary.flights.count) numbers of \(codes.count) airlines.\n"
+        text += codes.isEmpty ? "<flight> = <VOID>;\n" : "<flight> = " + codes.map { "<airline_\($0)>" }.joined(separator: " | ") + ";\n"
+
+        var words = Set(Self.words(inJSGF: baseGrammar))
+        var phrases: [(words: [String], airline: String)] = []
+        var readings: [String: [String: Int]] = [:]
+        for code in codes {
+            let airline = vocabulary.airlines.airline(iata: code)
+            let names = Self.namePhrases(code: code, airline: airline)
+            let numbers = Array(Set(numbersByAirline[code]!)).sorted()
+            var forms: [[GrammarToken]] = []
+            var table: [String: Int] = [:]
+            for number in numbers {
+                for form in SpokenNumberForms.forms(of: number) {
+                    forms.append(form)
+                    for spelling in Self.spellings(of: form) { table[spelling.joined(separator: " "), default: number] = number }
+                }
+            }
+            readings[code] = table
+            for name in names {
+                for spelling in Self.spellings(of: name) { phrases.append((spelling, code)) }
+            }
+            for token in (names + forms).joined() { words.formUnion(token.spellings) }
+            text += "<airline_\(code)> = (" + names.map { $0.map(\.jsgf).joined(separator: " ") }.joined(separator: " | ")
+                + ") [\(Self.flightWord)] <number_\(code)>;\n"
+            text += "<number_\(code)> = " + PrefixTree(forms).jsgf + ";\n"
+        }
+        words.insert(Self.flightWord)
+        jsgf = text
+        self.words = words.sorted()
+        airlinePhrases = phrases.sorted { $0.words.count > $1.words.count }
+        numberReadings = readings
+    }
+
+    /// The flights a recognized word sequence names, in order of appearance; several when it is ambiguous.
+    public func flights(in hypothesis: String) -> [FlightNumber] {
+        let words = hypothesis.lowercased().split(separator: " ").map(String.init)
+        var found: [FlightNumber] = []
+        for start in words.indices {
+            for phrase in airlinePhrases where words[start...].starts(with: phrase.words) {
+                var numberStart = start + phrase.words.count
+                if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
+                guard let table = numberReadings[phrase.airline] else { continue }
+                for end in stride(from: words.count, to: numberStart, by: -1) {
+                    if let number = table[words[numberStart..<end].joined(separator: " ")],
+                       let flight = FlightNumber(airline: phrase.airline, number: number) {
+                        if !found.contains(flight) { found.append(flight) }
+                        break
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The ways to name an airline: its code spelled (letters or NATO words, digits), its ICAO code spelled, and
+    /// its name, callsign and spoken names as words.
+    static func namePhrases(code: String, airline: Airline?) -> [[GrammarToken]] {
+        var phrases: [[GrammarToken]] = [spelled(code)]
+        if let icao = airline?.icao, icao.count == 3 { phrases.append(spelled(icao)) }
+        for name in airline?.allSpokenNames ?? [] {
+            let tokens = nameWords(name)
+            if !tokens.isEmpty { phrases.append(tokens.map { .word($0) }) }
+        }
+        var seen = Set<[GrammarToken]>()
+        return phrases.filter { seen.insert($0).inserted }
+    }
+
+    /// A code as spelled tokens: "LX" → <letter_l> <letter_x>, "U2" → <letter_u> <digit_2>.
+    private static func spelled(_ code: String) -> [GrammarToken] {
+        code.uppercased().map { character in
+            if let digit = character.wholeNumberValue { return .digit(digit) }
+            return .letter(character)
+        }
+    }
+
+    /// A name as lower-case words the dictionary can hold: letters, digits, apostrophes and hyphens kept.
+    static func nameWords(_ name: String) -> [String] {
+        name.lowercased()
+            .map { $0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" ? $0 : " " }
+            .split(separator: " ")
+            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "-'")) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Every word sequence a token sequence can be heard as.
+    private static func spellings(of tokens: [GrammarToken]) -> [[String]] {
+        tokens.reduce([[]]) { partial, token in partial.flatMap { prefix in token.spellings.map { prefix + [$0] } } }
+    }
+
+    /// The words of a JSGF text: tokens of rule bodies that are not rule references, tags or operators.
+    static func words(inJSGF text: String) -> [String] {
+        var result = Set<String>()
+        for line in text.split(separator: "\n") {
+            let code = line.components(separatedBy: "//")[0]
+            guard !code.hasPrefix("#"), !code.hasPrefix("grammar") else { continue }
+            let body = code.contains("=") ? String(code[code.index(after: code.firstIndex(of: "=")!)...]) : code
+            let cleaned = body.map { "()[]|;*+".contains($0) ? " " : $0 }
+            for token in String(cleaned).split(separator: " ") where !token.hasPrefix("<") && !token.hasPrefix("{") {
+                result.insert(String(token))
+            }
+        }
+        return result.sorted()
+    }
+}
+
+/// Token sequences merged on common prefixes and written as nested JSGF alternatives.
+private struct PrefixTree {
+    private final class Node {
+        var children: [GrammarToken: Node] = [:]
+        var isEnd = false
+    }
+
+    private let root = Node()
+
+    init(_ sequences: [[GrammarToken]]) {
+        for sequence in sequences {
+            var node = root
+            for token in sequence {
+                if let child = node.children[token] {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.children[token] = child
+                    node = child
+                }
+            }
+            node.isEnd = true
+        }
+    }
+
+    /// The alternatives below the root, e.g. `<digit_4> ( <digit_0> | <digit_2> ) | forty`.
+    var jsgf: String { Self.alternatives(root) }
+
+    private static func alternatives(_ node: Node) -> String {
+        node.children.keys.sorted().map { token in
+            let child = node.children[token]!
+            if child.children.isEmpty { return token.jsgf }
+            let below = alternatives(child)
+            let group = child.children.count > 1 || child.isEnd ? below : below
+            if child.isEnd { return "\(token.jsgf) [\(group)]" }
+            return child.children.count > 1 ? "\(token.jsgf) (\(group))" : "\(token.jsgf) \(group)"
+        }.joined(separator: " | ")
+    }
+}

@@ -1,0 +1,176 @@
+import CPocketSphinx
+import Foundation
+
+/// One PocketSphinx decoder (`ps_decoder_t`) and the configuration (`cmd_ln_t`) it was built from.
+///
+/// Thread rule: not `Sendable`. Use one decoder per thread (or behind one owning actor); never share it.
+final class PocketSphinxDecoder {
+    /// The C handle; valid from `init` until `deinit`.
+    let handle: OpaquePointer
+    private let config: OpaquePointer
+    /// The `strdup`ed argument strings `cmd_ln_parse_r` read; kept alive as long as the decoder.
+    private var argumentStrings: [UnsafeMutablePointer<CChar>?]
+    private let verbose: Bool
+
+    /// A word of a hypothesis with its frame range (100 frames per second) and acoustic score.
+    struct Segment {
+        let word: String
+        let startFrame: Int
+        let endFrame: Int
+        let acousticScore: Int32
+        let languageScore: Int32
+    }
+
+    /// Builds a decoder from `-name value` pairs; throws with the library's messages when it refuses them.
+    init(arguments: [(String, String)], verbose: Bool) throws {
+        self.verbose = verbose
+        var strings: [UnsafeMutablePointer<CChar>?] = [strdup("flightvoice")]
+        for (name, value) in arguments {
+            strings.append(strdup(name))
+            strings.append(strdup(value))
+        }
+        argumentStrings = strings
+        let parsed: OpaquePointer? = LibraryLog.capturing(verbose: verbose) {
+            strings.withUnsafeMutableBufferPointer { buffer in
+                cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
+            }
+        }
+        guard let parsed else {
+            strings.forEach { free($0) }
+            throw RecognizerError(operation: "parse decoder configuration", libraryMessages: LibraryLog.takeLines(),
+                                  context: arguments.map { "\($0.0) \($0.1)" }.joined(separator: " "))
+        }
+        config = parsed
+        var lines: [String] = []
+        let decoder: OpaquePointer? = LibraryLog.capturing(verbose: verbose) {
+            defer { lines = LibraryLog.takeLines() }
+            return ps_init(parsed)
+        }
+        guard let decoder else {
+            cmd_ln_free_r(parsed)
+            strings.forEach { free($0) }
+            throw RecognizerError(operation: "initialize decoder", libraryMessages: lines,
+                                  context: arguments.first { $0.0 == "-hmm" }.map { "acoustic model \($0.1)" })
+        }
+        handle = decoder
+    }
+
+    deinit {
+        _ = ps_free(handle)
+        _ = cmd_ln_free_r(config)
+        argumentStrings.forEach { free($0) }
+    }
+
+    /// Runs a library call with its log captured; throws `RecognizerError` when `failed` says the result is a failure.
+    private func call<T>(_ operation: String, context: String? = nil, code: (T) -> Int32? = { _ in nil },
+                         failed: (T) -> Bool, _ body: () -> T) throws -> T {
+        var lines: [String] = []
+        let result = LibraryLog.capturing(verbose: verbose) {
+            defer { lines = LibraryLog.takeLines() }
+            return body()
+        }
+        if failed(result) {
+            throw RecognizerError(operation: operation, returnCode: code(result), libraryMessages: lines, context: context)
+        }
+        return result
+    }
+
+    private func check(_ operation: String, context: String? = nil, _ body: () -> Int32) throws {
+        _ = try call(operation, context: context, code: { $0 }, failed: { $0 < 0 }, body)
+    }
+
+    /// The pronunciation (space-separated phones) of `word` in the dictionary, or nil when it is missing.
+    func pronunciation(of word: String) -> String? {
+        LibraryLog.capturing(verbose: verbose) {
+            guard let phones = ps_lookup_word(handle, word) else { return nil }
+            defer { free(phones) }
+            return String(cString: phones)
+        }
+    }
+
+    /// Adds `word` with `phones` to the dictionary; `update` rebuilds the active search (pass true for the last one).
+    func addWord(_ word: String, phones: String, update: Bool) throws {
+        try check("add word to dictionary", context: "\(word) = \(phones)") { ps_add_word(handle, word, phones, update ? 1 : 0) }
+    }
+
+    /// Compiles `jsgf` as a new search called `name` and makes it the active search.
+    func useGrammar(_ jsgf: String, name: String) throws {
+        try check("compile grammar", context: "search \(name)") { ps_set_jsgf_string(handle, name, jsgf) }
+        try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
+    }
+
+    /// Removes a search that is no longer active.
+    func removeSearch(_ name: String) {
+        _ = LibraryLog.capturing(verbose: verbose) { ps_unset_search(handle, name) }
+    }
+
+    /// Starts an utterance.
+    func startUtterance() throws {
+        try check("start utterance") { ps_start_utt(handle) }
+    }
+
+    /// Feeds 16 kHz 16-bit samples; `wholeUtterance` says they are the complete utterance (batch normalization).
+    func process(_ samples: UnsafeBufferPointer<Int16>, wholeUtterance: Bool) throws {
+        guard let base = samples.baseAddress, samples.count > 0 else { return }
+        try check("process audio") { ps_process_raw(handle, base, samples.count, 0, wholeUtterance ? 1 : 0) }
+    }
+
+    /// Ends the utterance; the hypothesis, segments and n-best are then final.
+    func endUtterance() throws {
+        try check("end utterance") { ps_end_utt(handle) }
+    }
+
+    /// True while the voice-activity detector hears speech.
+    var inSpeech: Bool { ps_get_in_speech(handle) != 0 }
+
+    /// Frames (1/100 s) decoded so far in this utterance.
+    var frameCount: Int { Int(ps_get_n_frames(handle)) }
+
+    /// The current best hypothesis and its path score, or nil when there is none.
+    func hypothesis() -> (text: String, score: Int32)? {
+        LibraryLog.capturing(verbose: verbose) {
+            var score: Int32 = 0
+            guard let text = ps_get_hyp(handle, &score) else { return nil }
+            return (String(cString: text), score)
+        }
+    }
+
+    /// The words of the best hypothesis, fillers and silences included, with frames and scores.
+    func segments() -> [Segment] {
+        LibraryLog.capturing(verbose: verbose) {
+            var result: [Segment] = []
+            var iterator = ps_seg_iter(handle)
+            while let segment = iterator {
+                var start: Int32 = 0, end: Int32 = 0, acoustic: Int32 = 0, language: Int32 = 0, back: Int32 = 0
+                ps_seg_frames(segment, &start, &end)
+                _ = ps_seg_prob(segment, &acoustic, &language, &back)
+                let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
+                result.append(Segment(word: word, startFrame: Int(start), endFrame: Int(end), acousticScore: acoustic, languageScore: language))
+                iterator = ps_seg_next(segment)
+            }
+            return result
+        }
+    }
+
+    /// Up to `limit` distinct n-best hypotheses with their path scores, best first, reading at most `maximumVisited`.
+    func nbest(limit: Int, maximumVisited: Int) -> [(text: String, score: Int32)] {
+        LibraryLog.capturing(verbose: verbose) {
+            var result: [(String, Int32)] = []
+            var seen = Set<String>()
+            guard var iterator = ps_nbest(handle) else { return [] }
+            var visited = 0
+            while visited < maximumVisited, result.count < limit {
+                visited += 1
+                var score: Int32 = 0
+                if let text = ps_nbest_hyp(iterator, &score) {
+                    let words = String(cString: text)
+                    if seen.insert(words).inserted { result.append((words, score)) }
+                }
+                guard let next = ps_nbest_next(iterator) else { return result }
+                iterator = next
+            }
+            ps_nbest_free(iterator)
+            return result
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import FlightCore
+
+/// What the recognizer concluded about an utterance.
+public enum RecognitionDecision: Sendable, Hashable {
+    /// One flight, heard clearly: answer it.
+    case accepted(FlightNumber)
+    /// Probably one of these (best first): ask "Did you mean …?" before answering.
+    case confirm([FlightNumber])
+    /// Speech was heard, but not confidently as one of today's flights: ask again.
+    case rejected(RejectionReason)
+    /// The audio held no speech.
+    case noSpeech
+
+    /// The flight to answer without asking, if any.
+    public var acceptedFlight: FlightNumber? {
+        if case .accepted(let flight) = self { return flight }
+        return nil
+    }
+}
+
+/// Why speech was not taken as a flight.
+public enum RejectionReason: Sendable, Hashable {
+    /// The decoder found no path through the flight grammar.
+    case noHypothesis
+    /// The words heard do not name one of today's flights.
+    case notAFlight
+    /// The words name a flight, but the audio fits them too poorly (log-likelihood ratio per frame).
+    case lowConfidence(ratio: Double)
+
+    /// One sentence for a traveller or an operator.
+    public var message: String {
+        switch self {
+        case .noHypothesis: "speech was heard but nothing like a flight number"
+        case .notAFlight: "the words heard do not name one of today's flights"
+        case .lowConfidence: "not sure what was said: please say the flight number again"
+        }
+    }
+}
+
+/// The recognizer's full account of one utterance. `Sendable`.
+public struct RecognitionResult: Sendable {
+    /// Best hypothesis with word timings and confidences, and distinct n-best alternatives.
+    public let transcript: Transcript
+    /// What to do with it.
+    public let decision: RecognitionDecision
+    /// The normalizer's ranked readings of the best hypothesis (empty when it reads none).
+    public let candidates: [FlightCandidate]
+    /// The normalizer's readings of each of `transcript.alternatives`, in the same order.
+    public let alternativeCandidates: [[FlightCandidate]]
+    /// The flights the best hypothesis names by the grammar that produced it (usually one).
+    public let grammarFlights: [FlightNumber]
+    /// Log-likelihood ratio per speech frame, grammar path minus free phone loop; nil without speech.
+    public let logLikelihoodRatio: Double?
+    /// Speech frames (1/100 s) between the first and the last word.
+    public let speechFrames: Int
+    /// Length of the audio in seconds.
+    public let audioDuration: Double
+    /// Wall-clock seconds spent in the final decode and the confidence pass.
+    public let decodeSeconds: Double
+
+    /// Utterance confidence, 0...1 (the calibrated log-likelihood ratio).
+    public var confidence: Double { transcript.confidence }
+}
+
+/// What the streaming recognizer reports as audio arrives.
+public enum RecognitionEvent: Sendable {
+    /// The voice-activity detector heard speech start, at this many seconds from the start of the audio.
+    case speechStarted(at: Double)
+    /// The current best guess; changes as more audio arrives.
+    case partial(String)
+    /// The utterance's final result.
+    case final(RecognitionResult)
+}

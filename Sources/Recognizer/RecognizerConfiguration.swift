@@ -1,0 +1,116 @@
+import Foundation
+
+/// Where the models are, how wide the decoder searches and where the decision thresholds lie.
+///
+/// Every number the recognizer uses is a named, documented field here. Defaults suit Debian's `pocketsphinx-en-us`.
+public struct RecognizerConfiguration: Sendable {
+    /// Debian's model folder (`pocketsphinx-en-us`).
+    public static let debianModelFolder = "/usr/share/pocketsphinx/model/en-us"
+
+    /// Folder of the acoustic model (holds `mdef`, `means`, `feat.params`, …).
+    public var acousticModel: String
+    /// Pronunciation dictionary (CMU format, lower-case words).
+    public var dictionary: String
+    /// Phone language model for the free phone loop that confidence compares against.
+    public var phoneLanguageModel: String
+
+    /// HMM state beam (`-beam`): wider keeps more paths alive. 1e-80 saves noisy utterances (see TECH-NOTES).
+    public var beam: Double = 1e-80
+    /// Phone-exit beam (`-pbeam`).
+    public var phoneBeam: Double = 1e-80
+    /// Word-exit beam (`-wbeam`): with the default 7e-29 many noisy utterances never reach the grammar's end.
+    public var wordBeam: Double = 1e-60
+
+    /// Weight of the grammar's transition probabilities against acoustic scores (`-lw`). The grammar splits
+    /// probability evenly among alternatives, so a heavy weight favours paths through rules with few choices.
+    public var languageWeight: Double = 6.5
+    /// Word insertion penalty (`-wip`).
+    public var wordInsertionPenalty: Double = 0.65
+
+    /// Sample rate the acoustic model expects, in Hz; audio must arrive at this rate.
+    public var sampleRate: Int = 16_000
+    /// Samples fed to the decoder per step while streaming (64 ms at 16 kHz); callers may pass any chunk size.
+    public var streamingStepSamples: Int = 1024
+    /// Longest utterance kept, in seconds; audio beyond it is ignored (the kiosk endpoints long before).
+    public var maximumUtteranceSeconds: Double = 30
+
+    /// How many distinct n-best hypotheses to read; 0 skips n-best (with the wide beams the lattice A* search takes
+    /// tens of seconds per clip in this library version).
+    public var nbestLimit: Int = 0
+    /// How many n-best entries to visit at most (the iterator repeats entries).
+    public var nbestVisitLimit: Int = 60
+
+    /// Decision thresholds.
+    public var thresholds = RecognitionThresholds()
+
+    /// RMS level (dBFS) of the faint deterministic noise added before decoding so digital silence cannot skew
+    /// cepstral normalization (see `NoiseFloor`); nil adds none.
+    public var noiseFloorLevel: Double? = -70
+
+    /// Applied to the samples before decoding (denoising, gain); identity by default.
+    public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()
+
+    /// Echo the library's log to standard error (it is silenced otherwise).
+    public var verbose: Bool = false
+
+    /// Configuration with the models under `modelFolder` (a folder with `en-us/`, the dictionary and the phone LM).
+    public init(modelFolder: String = RecognizerConfiguration.debianModelFolder) {
+        acousticModel = modelFolder + "/en-us"
+        dictionary = modelFolder + "/cmudict-en-us.dict"
+        phoneLanguageModel = modelFolder + "/en-us-phone.lm.bin"
+    }
+
+    /// Configuration with each model file given explicitly (the CLI's `--model DIR`, `--dict FILE`).
+    public init(acousticModel: String, dictionary: String, phoneLanguageModel: String) {
+        self.acousticModel = acousticModel
+        self.dictionary = dictionary
+        self.phoneLanguageModel = phoneLanguageModel
+    }
+
+    /// Throws a clear error naming the first missing model file or folder.
+    public func validate() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: acousticModel, isDirectory: &isFolder), isFolder.boolValue else {
+            throw RecognizerError(operation: "load acoustic model", context: "no acoustic model folder at \(acousticModel); pass --model DIR or install pocketsphinx-en-us")
+        }
+        guard FileManager.default.fileExists(atPath: acousticModel + "/mdef") else {
+            throw RecognizerError(operation: "load acoustic model", context: "\(acousticModel) has no 'mdef': not a PocketSphinx acoustic model folder")
+        }
+        guard FileManager.default.fileExists(atPath: dictionary) else {
+            throw RecognizerError(operation: "load dictionary", context: "no pronunciation dictionary at \(dictionary); pass --dict FILE")
+        }
+        guard FileManager.default.fileExists(atPath: phoneLanguageModel) else {
+            throw RecognizerError(operation: "load phone language model", context: "no phone language model at \(phoneLanguageModel)")
+        }
+    }
+
+    /// Decoder arguments shared by the grammar and the phone-loop decoders.
+    var commonArguments: [(String, String)] {
+        [("-hmm", acousticModel), ("-dict", dictionary), ("-samprate", String(sampleRate)),
+         ("-beam", "\(beam)"), ("-pbeam", "\(phoneBeam)"), ("-wbeam", "\(wordBeam)"),
+         ("-lw", "\(languageWeight)"), ("-wip", "\(wordInsertionPenalty)")]
+    }
+}
+
+/// Where the recognizer accepts, asks to confirm or rejects. Scores are per speech frame in the decoder's log base
+/// (scaled acoustic scores), compared between the grammar path and a free phone loop over the same frames.
+public struct RecognitionThresholds: Sendable, Hashable {
+    /// Log-likelihood ratio (grammar minus phone loop, per frame) at or above which a clear flight is accepted.
+    public var acceptRatio: Double = -120
+    /// Ratio below which the utterance is rejected as not a flight; between reject and accept the traveller confirms.
+    public var rejectRatio: Double = -220
+    /// Ratio mapped to confidence 0.5 by the logistic calibration.
+    public var confidenceMidpoint: Double = -170
+    /// Ratio units per e-fold of the logistic calibration (larger is flatter).
+    public var confidenceScale: Double = 40
+    /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
+    /// a different flight make the answer ambiguous: confirm instead of accept.
+    public var ambiguityMargin: Double = 3000
+    /// Fewer speech frames than this (1/100 s each) is no speech.
+    public var minimumSpeechFrames: Int = 20
+    /// Loudest 100 ms window below this level (dBFS) is silence, whatever the decoder says.
+    public var silenceLevel: Double = -50
+
+    /// Default thresholds (chosen on synthetic clips, see the recognizer's README section in the report).
+    public init() {}
+}
