@@ -14,6 +14,7 @@ public final class FlightRecognizer {
     public let configuration: RecognizerConfiguration
     /// The grammar in use (today's flights).
     public private(set) var grammar: FlightGrammar
+    private var openGrammar: OpenFlightGrammar
     /// The vocabulary the grammar was built from.
     public private(set) var vocabulary: FlightVocabulary
     /// Words that were missing from the dictionary and got derived pronunciations, word → phones.
@@ -23,6 +24,7 @@ public final class FlightRecognizer {
     private let phoneLoop: PocketSphinxDecoder
     private var normalizer: SpokenFlightNormalizer
     private var searchName: String?
+    private var openSearchName: String?
     private var searchGeneration = 0
 
     // The utterance in progress.
@@ -39,6 +41,7 @@ public final class FlightRecognizer {
         self.configuration = configuration
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
+        openGrammar = OpenFlightGrammar(vocabulary: vocabulary, baseGrammar: FlightGrammar.baseGrammar)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
         phoneLoop = try PocketSphinxDecoder(
@@ -58,13 +61,14 @@ public final class FlightRecognizer {
         reset()
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
+        openGrammar = OpenFlightGrammar(vocabulary: vocabulary, baseGrammar: FlightGrammar.baseGrammar)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         try installGrammar()
     }
 
     private func installGrammar() throws {
         var added: [String: String] = [:]
-        let missing = grammar.words.filter { decoder.pronunciation(of: $0) == nil }
+        let missing = Set(grammar.words + openGrammar.words).sorted().filter { decoder.pronunciation(of: $0) == nil }
         for word in missing {
             let phones = Pronouncer.phones(for: word) { decoder.pronunciation(of: $0) }
             added[word] = phones
@@ -74,10 +78,13 @@ public final class FlightRecognizer {
         }
         addedPronunciations.merge(added) { _, new in new }
         searchGeneration += 1
-        let name = "flights\(searchGeneration)"
+        let name = "flights\(searchGeneration)", openName = "open\(searchGeneration)"
+        try decoder.useGrammar(openGrammar.jsgf, name: openName)
         try decoder.useGrammar(grammar.jsgf, name: name)
         if let old = searchName { decoder.removeSearch(old) }
+        if let old = openSearchName { decoder.removeSearch(old) }
         searchName = name
+        openSearchName = openName
     }
 
     /// The last decode's segments, for development.
@@ -157,9 +164,10 @@ public final class FlightRecognizer {
         let thresholds = configuration.thresholds
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
-                    alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, frames: Int = 0) -> RecognitionResult {
+                    alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil,
+                    lowestWord: Double? = nil, frames: Int = 0, open: FlightNumber? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, speechFrames: frames, audioDuration: duration,
+                              grammarFlights: flights, openGrammarFlight: open, logLikelihoodRatio: ratio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -176,34 +184,51 @@ public final class FlightRecognizer {
             return result(.empty, decoder.frameCount >= thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
         }
         let span = first.startFrame...last.endFrame
+        let flights = grammar.flights(in: hypothesis.text)
+        var openFlight: FlightNumber?
+        if configuration.checksWithOpenGrammar, !flights.isEmpty, let searchName, let openSearchName {
+            try decoder.activate(openSearchName)
+            defer { try? decoder.activate(searchName) }
+            try decodeUtterance(decoder, samples)
+            lastOpenHypothesis = decoder.hypothesis()?.text ?? ""
+            openFlight = openGrammar.flight(in: lastOpenHypothesis)
+        }
         try decodeUtterance(phoneLoop, samples)
         let phones = phoneLoop.segments()
 
+        // The ratio is taken over the frames of words only: pauses inside the span fit silence in both decodes and
+        // would only dilute it (by how long the speaker paused).
         let spanFrames = span.count
-        let grammarScore = segments.reduce(0.0) { $0 + Self.overlapScore($1, span) }
-        let phoneScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, span) }
-        let ratio = (grammarScore - phoneScore) / Double(max(1, spanFrames))
-        let words = wordSegments.map { segment in
+        var wordFrames = 0
+        var wordRatios: [Double] = []
+        var ratioSum = 0.0
+        for segment in wordSegments {
             let range = segment.startFrame...max(segment.startFrame, segment.endFrame)
-            let phoneWordScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, range) }
-            let wordRatio = (Double(segment.acousticScore) - phoneWordScore) / Double(range.count)
-            return RecognizedWord(word: segment.word, start: Double(segment.startFrame) / Self.framesPerSecond,
-                                  end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
+            let difference = Double(segment.acousticScore) - phones.reduce(0.0) { $0 + Self.overlapScore($1, range) }
+            wordFrames += range.count
+            ratioSum += difference
+            wordRatios.append(difference / Double(range.count))
         }
+        let ratio = ratioSum / Double(max(1, wordFrames))
+        let phoneScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, span) }
+        let words = zip(wordSegments, wordRatios).map { segment, wordRatio in
+            RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
+                           end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
+        }
+        lastPhoneLoopScorePerFrame = phoneScore / Double(max(1, spanFrames))
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(ratio), alternatives: alternatives)
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let flights = grammar.flights(in: hypothesis.text)
-        let decision = decide(flights: flights, candidates: candidates, ratio: ratio, hypothesisScore: hypothesis.score,
+        let decision = decide(flights: flights, openFlight: openFlight, candidates: candidates, ratio: ratio, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
-                      ratio: ratio, frames: spanFrames)
+                      ratio: ratio, lowestWord: wordRatios.min(), frames: spanFrames, open: openFlight)
     }
 
     /// Accept, confirm or reject from the flights read, the fit ratio and the competing n-best hypotheses.
-    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
+    private func decide(flights: [FlightNumber], openFlight: FlightNumber?, candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
                         nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
@@ -217,6 +242,9 @@ public final class FlightRecognizer {
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
         if ratio < thresholds.acceptRatio { return .confirm([best]) }
+        // The open grammar heard another flight (or none): the forced answer may be the nearest of today's flights
+        // to something else that was said.
+        if openFlight != best { return .confirm([best]) }
         return .accepted(best)
     }
 
@@ -235,6 +263,17 @@ public final class FlightRecognizer {
     private func calibrated(_ ratio: Double) -> Double {
         let thresholds = configuration.thresholds
         return 1 / (1 + exp(-(ratio - thresholds.confidenceMidpoint) / thresholds.confidenceScale))
+    }
+
+    /// The phone loop's acoustic score per speech frame in the last decode (development aid).
+    var lastPhoneLoopScorePerFrame = 0.0
+    /// The open grammar's hypothesis in the last decode (development aid).
+    var lastOpenHypothesis = ""
+
+    /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".
+    static func baseWord(_ word: String) -> String {
+        guard word.hasSuffix(")"), let open = word.lastIndex(of: "(") else { return word }
+        return String(word[..<open])
     }
 
     /// Decoder frames per second of audio.

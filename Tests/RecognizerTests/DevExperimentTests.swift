@@ -27,16 +27,15 @@ func devExperiment() throws {
         let samples = try WAVReader.samples(path: folder + "/" + f[0])
         let r = try recognizer.recognize(samples: samples)
         let ratio = r.logLikelihoodRatio.map { String(format: "%.1f", $0) } ?? "-"
-        print("DEV\t\(f[1])\t\(r.grammarFlights.first?.canonical ?? "")\t\(ratio)\t\(r.decision)\t\(f[4])\t\(f[6])\t\(r.transcript.text)\t\(String(format: "%.2f", r.decodeSeconds))")
+        let word = r.lowestWordRatio.map { String(format: "%.1f", $0) } ?? "-"
+        let kind = f.count > 6 ? f[6] : f[5]
+        print("DEV\t\(f[1])\t\(r.grammarFlights.first?.canonical ?? "")\t\(ratio)\t\(r.decision)\t\(f[4])\t\(kind)\t\(r.transcript.text)\t\(String(format: "%.2f", r.decodeSeconds))\t\(word)\t\(String(format: "%.1f", recognizer.lastPhoneLoopScorePerFrame))\t\(r.speechFrames)\t\(r.audioDuration)\t\(r.openGrammarFlight?.canonical ?? "")\t\(recognizer.lastOpenHypothesis)")
     }
 }
 
 @Test(.enabled(if: ProcessInfo.processInfo.environment["FLIGHTVOICE_DEV_GRAMMAR"] != nil))
 func devGrammar() throws {
-    let airlines = AirlineDirectory([Airline(iata: "LX", icao: "SWR", name: "Swiss", callsign: "Swiss", spokenNames: ["swiss air"]),
-                                     Airline(iata: "KL", icao: "KLM", name: "KLM", callsign: "KLM", spokenNames: [])])
-    let g = FlightGrammar(vocabulary: FlightVocabulary(airlines: airlines, flights: [FlightNumber(parsing: "LX40")!, FlightNumber(parsing: "KL1234")!, FlightNumber(parsing: "LX287")!]))
-    print(g.jsgf)
+    print(FlightGrammar(vocabulary: FlightGrammarTests.tiny).jsgf)
 }
 
 @Test(.enabled(if: ProcessInfo.processInfo.environment["FLIGHTVOICE_DEV_CLIP"] != nil))

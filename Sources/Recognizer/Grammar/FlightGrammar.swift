@@ -145,7 +145,7 @@ public struct FlightGrammar: Sendable {
     }
 
     /// Every word sequence a token sequence can be heard as.
-    private static func spellings(of tokens: [GrammarToken]) -> [[String]] {
+    static func spellings(of tokens: [GrammarToken]) -> [[String]] {
         tokens.reduce([[]]) { partial, token in partial.flatMap { prefix in token.spellings.map { prefix + [$0] } } }
     }
 

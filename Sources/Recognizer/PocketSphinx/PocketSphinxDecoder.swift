@@ -99,6 +99,11 @@ final class PocketSphinxDecoder {
         try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
     }
 
+    /// Makes the existing search `name` the active one.
+    func activate(_ name: String) throws {
+        try check("activate search", context: "search \(name)") { ps_set_search(handle, name) }
+    }
+
     /// Removes a search that is no longer active.
     func removeSearch(_ name: String) {
         _ = LibraryLog.capturing(verbose: verbose) { ps_unset_search(handle, name) }

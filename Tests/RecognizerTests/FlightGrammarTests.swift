@@ -1,0 +1,71 @@
+import FlightCore
+import Foundation
+@testable import Recognizer
+import Testing
+
+@Suite("Grammar generation")
+struct FlightGrammarTests {
+    static let tiny = FlightVocabulary(
+        airlines: AirlineDirectory([Airline(iata: "LX", icao: "SWR", name: "Swiss", callsign: "Swiss", spokenNames: ["swiss air"])]),
+        flights: [FlightNumber(parsing: "LX40")!, FlightNumber(parsing: "LX287")!])
+
+    @Test("the grammar of a tiny day matches the golden file")
+    func golden() throws {
+        let grammar = FlightGrammar(vocabulary: Self.tiny)
+        let generated = String(grammar.jsgf.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("// Generated") }.joined(separator: "\n"))
+        let golden = try String(contentsOfFile: TestFlights.fixtures + "/tiny-grammar.golden.jsgf", encoding: .utf8)
+        #expect(generated == golden.trimmingCharacters(in: .newlines))
+        #expect(grammar.jsgf.hasPrefix(FlightGrammar.baseGrammar.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test("the decoder accepts the generated grammar")
+    func decoderAccepts() throws {
+        let recognizer = try FlightRecognizer(vocabulary: Self.tiny)
+        #expect(recognizer.grammar.words.contains("forty"))
+    }
+
+    @Test("spoken number forms", arguments: [
+        (40, "forty"), (40, "four zero"), (40, "four oh"), (40, "zero zero four zero"),
+        (287, "two eight seven"), (287, "two eighty seven"), (287, "two hundred eighty seven"),
+        (1234, "twelve thirty four"), (1234, "one two three four"), (1901, "nineteen oh one"),
+        (900, "nine hundred"), (900, "nine oh oh"), (900, "nine double oh"), (4400, "forty four hundred"),
+        (2001, "two thousand one"), (2001, "twenty oh one"), (442, "zero four four two"), (9, "niner"),
+    ])
+    func numberForms(number: Int, spoken: String) {
+        let airline = AirlineDirectory([Airline(iata: "LX", icao: "SWR", name: "Swiss", callsign: "Swiss")])
+        let grammar = FlightGrammar(vocabulary: FlightVocabulary(airlines: airline, flights: [FlightNumber(airline: "LX", number: number)!]))
+        #expect(grammar.flights(in: "l x " + spoken) == [FlightNumber(airline: "LX", number: number)!])
+        #expect(grammar.flights(in: "what's the gate for swiss flight " + spoken + " please") == [FlightNumber(airline: "LX", number: number)!])
+    }
+
+    @Test("words name only today's flights")
+    func readsOnlyToday() {
+        let grammar = FlightGrammar(vocabulary: Self.tiny)
+        #expect(grammar.flights(in: "lima x-ray four zero") == [FlightNumber(parsing: "LX40")!])
+        #expect(grammar.flights(in: "sierra whiskey romeo forty") == [FlightNumber(parsing: "LX40")!])
+        #expect(grammar.flights(in: "l x forty one").isEmpty)
+        #expect(grammar.flights(in: "where is the exit").isEmpty)
+    }
+
+    @Test("every grammar word is one the shared vocabulary or the airline directory explains")
+    func vocabularyIsReadable() {
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        let base = Set(FlightGrammar.words(inJSGF: FlightGrammar.baseGrammar))
+        let names = Set(TestFlights.airlines.airlines.flatMap { $0.allSpokenNames.flatMap(FlightGrammar.nameWords) })
+        for word in grammar.words {
+            let known = base.contains(word) || names.contains(word) || SpokenVocabulary.value(ofNumberWord: word) != nil
+                || SpokenVocabulary.letter(ofSpelledWord: word) != nil || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight"].contains(word)
+                || SpokenVocabulary.repeaters[word] != nil
+            #expect(known, "\(word) is not in the shared vocabulary")
+        }
+    }
+
+    @Test("pronunciations for missing words come from dictionary pieces, then spelling rules")
+    func pronouncer() {
+        let dictionary = ["speed": "S P IY D", "bird": "B ER D", "easy": "IY Z IY", "jet": "JH EH T", "k": "K EY", "l": "EH L", "m": "EH M"]
+        #expect(Pronouncer.phones(for: "speedbird") { dictionary[$0] } == "S P IY D B ER D")
+        #expect(Pronouncer.phones(for: "klm") { dictionary[$0] } == "K EY EH L EH M")
+        #expect(Pronouncer.phones(for: "shamrock") { dictionary[$0] } == "SH AE M R AA K")
+    }
+}

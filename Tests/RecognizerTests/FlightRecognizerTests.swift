@@ -1,0 +1,152 @@
+import FlightCore
+import Foundation
+@testable import Recognizer
+import Testing
+
+@Suite("Recognizing audio fixtures")
+struct FlightRecognizerTests {
+    static let flightFixtures = ["lx40.wav", "ba287.wav", "lima-xray-1234.wav", "speedbird287.wav", "lh400.wav"]
+
+    @Test("clean fixtures are recognized as their flight", arguments: flightFixtures)
+    func recognizesFlight(file: String) throws {
+        let expected = try #require(try TestFlights.manifest().first { $0.file == file }?.flight)
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples(file))
+        #expect(result.grammarFlights.first == expected, "heard \"\(result.transcript.text)\"")
+        #expect(result.decision == .accepted(expected), "ratio \(result.logLikelihoodRatio ?? 0)")
+        #expect(!result.transcript.words.isEmpty)
+        for word in result.transcript.words {
+            #expect(word.start < word.end && word.end <= result.audioDuration + 0.01)
+            #expect((0...1).contains(word.confidence))
+        }
+    }
+
+    @Test("digital silence is no speech")
+    func silence() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples("silence.wav"))
+        #expect(result.decision == .noSpeech)
+        #expect(result.transcript.text.isEmpty)
+    }
+
+    @Test("noise alone and speech without a flight are never answered with a flight",
+          arguments: ["pink-noise.wav", "where-exit.wav"])
+    func notAFlight(file: String) throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples(file))
+        #expect(result.decision.acceptedFlight == nil, "decided \(result.decision) on \"\(result.transcript.text)\"")
+    }
+
+    @Test("feeding chunks of any size gives the whole-clip result; events come in order")
+    func chunkedEqualsWhole() throws {
+        let samples = try TestFlights.samples("ba287.wav")
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let whole = try recognizer.recognize(samples: samples)
+        for chunkSize in [160, 1000, 4096] {
+            var events: [RecognitionEvent] = []
+            var start = 0
+            while start < samples.count {
+                events += recognizer.process(samples[start..<min(samples.count, start + chunkSize)])
+                start += chunkSize
+            }
+            let result = try recognizer.finish()
+            #expect(result.transcript.text == whole.transcript.text)
+            #expect(result.decision == whole.decision)
+            #expect(result.logLikelihoodRatio == whole.logLikelihoodRatio)
+            guard case .speechStarted(let at)? = events.first else {
+                Issue.record("first event is not speech start: \(events)")
+                continue
+            }
+            #expect(at >= 0 && at < whole.audioDuration)
+            #expect(events.dropFirst().allSatisfy { if case .partial = $0 { true } else { false } })
+            #expect(events.count >= 2, "expected partial hypotheses")
+        }
+    }
+
+    @Test("the async stream ends with the same final result as whole-clip decoding")
+    func asyncEvents() async throws {
+        let samples = try TestFlights.samples("lx40.wav")
+        let service = try RecognitionService(vocabulary: TestFlights.vocabulary)
+        let whole = try await service.recognize(samples: samples)
+        var events: [RecognitionEvent] = []
+        for try await event in service.events(for: ChunkSequence(samples: samples, chunkSize: 1600)) { events.append(event) }
+        guard case .final(let result)? = events.last else {
+            Issue.record("the last event is not final: \(events)")
+            return
+        }
+        #expect(result.transcript.text == whole.transcript.text)
+        #expect(result.decision == whole.decision)
+        guard case .speechStarted? = events.first else {
+            Issue.record("the first event is not speech start")
+            return
+        }
+    }
+
+    @Test("two recognizers on two threads give identical results")
+    func twoThreads() async throws {
+        let samples = try TestFlights.samples("lima-xray-1234.wav")
+        let vocabulary = TestFlights.vocabulary
+        func decode() -> Task<(String, Double?), any Error> {
+            Task.detached {
+                let recognizer = try FlightRecognizer(vocabulary: vocabulary)
+                var last: (String, Double?) = ("", nil)
+                for _ in 0..<2 {
+                    let result = try recognizer.recognize(samples: samples)
+                    last = (result.transcript.text, result.logLikelihoodRatio)
+                }
+                return last
+            }
+        }
+        let first = decode(), second = decode()
+        let (a, b) = (try await first.value, try await second.value)
+        #expect(a.0 == b.0)
+        #expect(a.1 == b.1)
+        #expect(!a.0.isEmpty)
+    }
+
+    @Test("a missing model folder is an error naming the path")
+    func missingModel() {
+        var configuration = RecognizerConfiguration(modelFolder: "/nonexistent/model")
+        configuration.verbose = false
+        #expect {
+            _ = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("/nonexistent/model")
+        }
+    }
+
+    @Test("a model folder the library rejects carries the library's own message")
+    func libraryMessage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fv-bad-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a model".utf8).write(to: folder.appendingPathComponent("mdef"))
+        let configuration = RecognizerConfiguration(acousticModel: folder.path, dictionary: RecognizerConfiguration.debianModelFolder + "/cmudict-en-us.dict",
+                                                    phoneLanguageModel: RecognizerConfiguration.debianModelFolder + "/en-us-phone.lm.bin")
+        #expect {
+            _ = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
+        } throws: { error in
+            guard let error = error as? RecognizerError else { return false }
+            return !error.libraryMessages.isEmpty
+        }
+    }
+
+    @Test("airline names missing from the dictionary get pronunciations")
+    func missingWords() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        #expect(recognizer.addedPronunciations["speedbird"] == "S P IY D B ER D")
+        #expect(recognizer.addedPronunciations["easyjet"] == "IY Z IY JH EH T")
+        #expect(recognizer.addedPronunciations["swiss"] == nil)
+    }
+
+    @Test("a new day's grammar replaces the old one")
+    func reload() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let samples = try TestFlights.samples("lx40.wav")
+        #expect(try recognizer.recognize(samples: samples).grammarFlights == [FlightNumber(parsing: "LX40")!])
+        let otherDay = FlightVocabulary(airlines: TestFlights.airlines, flights: ["LX41", "BA287"].map { FlightNumber(parsing: $0)! })
+        try recognizer.load(otherDay)
+        try recognizer.load(TestFlights.vocabulary)
+        #expect(try recognizer.recognize(samples: samples).grammarFlights == [FlightNumber(parsing: "LX40")!])
+    }
+}
