@@ -156,11 +156,11 @@ def wave_slot(earliest=FIRST_SLOT + 20, latest=21 * 60):
     """A departure slot of a short-haul bank: most in the morning and evening peaks, some through the day."""
     while True:
         pick = rng.random()
-        if pick < 0.32:
+        if pick < 0.40:
             minute = rng.gauss(8 * 60, 55)
         elif pick < 0.52:
             minute = rng.gauss(12 * 60 + 45, 45)
-        elif pick < 0.82:
+        elif pick < 0.84:
             minute = rng.gauss(17 * 60 + 45, 60)
         else:
             minute = rng.uniform(earliest, latest)
@@ -327,10 +327,13 @@ def build_movements():
         block = AIRPORTS[airport][2]
         for in_number, out_number in numbers:
             turnaround = 70 if block > 200 else rng.choice([40, 45, 50, 55, 60])
+            # The aircraft leaves its home base at 06:20 at the earliest and should be home before about midnight.
+            earliest_arrival = FIRST_SLOT + 20 + block
+            latest_departure = min(LAST_SLOT, max(21 * 60, 24 * 60 - block))
             while True:
-                arrive = wave_slot(FIRST_SLOT, 22 * 60 + 30)
+                arrive = wave_slot(earliest_arrival, latest_departure - turnaround)
                 leave = arrive + turnaround
-                if leave <= LAST_SLOT:
+                if earliest_arrival <= arrive and leave <= latest_departure:
                     break
             add(airline, in_number, "arrival", airport, arrive)
             add(airline, out_number, "departure", airport, leave)
@@ -393,9 +396,9 @@ def assign_statuses(movements):
             movement["status"] = departure_status(until, offset, long_haul)
         else:
             movement["status"] = arrival_status(until, offset, movement["block"])
-        # Far in the future nothing is known yet: some flights show no estimate at all.
-        if movement["status"] == "scheduled" and offset == 0 and rng.random() < 0.4:
-            movement["offset"] = None
+        # Far in the future nothing is known yet: no small early or late estimate, and some show no estimate at all.
+        if movement["status"] == "scheduled":
+            movement["offset"] = None if rng.random() < 0.4 else 0
 
     by_key = {(m["airline"], m["number"]): m for m in movements}
     # A few cancellations: whole rotations, as airlines cancel them, all later in the day.
