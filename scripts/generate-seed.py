@@ -272,7 +272,7 @@ FIXED = [
 
 # Who puts its code on whose flights, and the number range the marketing carrier uses for them.
 PARTNERS = {
-    "LX": ["LH", "UA", "AC", "OS", "SN", "TP"], "WK": ["LX"], "LH": ["LX", "UA", "AC"], "OS": ["LX", "LH"],
+    "WK": ["LX"], "LH": ["LX", "UA", "AC"], "OS": ["LX", "LH"],
     "SN": ["LX", "LH", "UA"], "LO": ["LX", "LH"], "TP": ["LX", "UA"], "A3": ["LX", "LH"], "OU": ["LX", "LH"],
     "BA": ["IB", "AY", "AA"], "AY": ["BA", "JL", "AA"], "IB": ["BA", "AA"], "AF": ["KL", "DL"],
     "KL": ["AF", "DL"], "EK": ["QF"], "QR": ["6E", "AA"], "TK": ["6E"], "SQ": ["LX"], "TG": ["LX"],
@@ -282,13 +282,29 @@ PARTNERS = {
 ROUTE_PARTNERS = {
     "NRT": ["NH"], "PEK": ["CA"], "PVG": ["CA"], "BOM": ["AI"], "DEL": ["AI"], "BKK": ["TG"], "SIN": ["SQ"],
     "JFK": ["B6"], "BOS": ["B6"], "YUL": ["AC"],
+    "LIS": ["TP"], "OPO": ["TP"], "BRU": ["SN"], "VIE": ["OS"], "GRZ": ["OS"], "WAW": ["LO"], "KRK": ["LO"],
+    "ATH": ["A3"], "SKG": ["A3"], "ZAG": ["OU"], "SPU": ["OU"], "DBV": ["OU"],
 }
+# Other Swiss flights: United and Air Canada code Europe and the Americas for their connections, Lufthansa all.
+AMERICAS = {"JFK", "EWR", "BOS", "ORD", "IAD", "MIA", "SFO", "LAX", "YUL", "GRU"}
+
+
+def partners_for(movement):
+    """The airlines that plausibly market this flight: (always, sometimes)."""
+    if movement["airline"] != "LX":
+        return [], list(PARTNERS.get(movement["airline"], []))
+    always = ROUTE_PARTNERS.get(movement["airport"], [])
+    sometimes = ["LH"]
+    if movement["block"] <= LONG_HAUL_MINUTES or movement["airport"] in AMERICAS:
+        sometimes = ["UA", "AC", "LH"]
+    return always, [p for p in sometimes if p not in always]
 MARKETING_RANGES = {
     "LX": (3000, 4999), "LH": (5000, 5999), "UA": (9000, 9899), "AC": (6000, 6999), "OS": (7000, 7999),
     "SN": (3000, 3999), "TP": (7000, 7999), "IB": (7000, 7999), "AY": (5000, 5999), "AA": (6000, 6999),
     "BA": (4000, 4999), "JL": (6800, 6899), "KL": (2000, 2999), "AF": (8000, 8999), "DL": (8000, 8999),
     "QF": (8000, 8999), "6E": (4000, 4999), "NH": (5000, 5999), "CA": (8000, 8999), "AI": (7000, 7999),
-    "SQ": (2000, 2999), "TG": (7000, 7999), "B6": (6000, 6999),
+    "SQ": (2000, 2999), "TG": (7000, 7999), "B6": (6000, 6999), "LO": (4000, 4999), "A3": (7000, 7999),
+    "OU": (5000, 5999),
 }
 # LX codes on Edelweiss flights live in their own block.
 SPECIAL_RANGES = {("LX", "WK"): (8000, 8499)}
@@ -485,7 +501,7 @@ def assign_codeshares(movements, target_share=0.17):
     codeshares = []
     # The documented rows stay exactly as the docs show them: no marketing numbers on them.
     eligible = [m for m in movements if m["status"] != "cancelled" and (m["airline"], m["number"]) not in REQUIRED
-                and (m["airline"] in PARTNERS or m["airport"] in ROUTE_PARTNERS and m["airline"] == "LX")]
+                and any(partners_for(m))]
     wanted = round(target_share * len(movements))
     # Partners market long haul most: most long-haul flights carry codes, then a random pick of the rest.
     long_haul = [m for m in eligible if m["block"] > LONG_HAUL_MINUTES]
@@ -497,14 +513,9 @@ def assign_codeshares(movements, target_share=0.17):
     chosen += rng.sample(rest, max(0, wanted - len(chosen)))
     chosen.sort(key=lambda m: m["id"])
     for movement in chosen:
-        partners = list(PARTNERS.get(movement["airline"], []))
-        if movement["airline"] == "LX":
-            partners = ROUTE_PARTNERS.get(movement["airport"], []) + partners
-        count = min(len(partners), rng.choice([1, 1, 2, 2, 3]))
-        if movement["airline"] == "LX" and movement["airport"] in ROUTE_PARTNERS:
-            picked = partners[:1] + rng.sample(partners[1:], count - 1)
-        else:
-            picked = rng.sample(partners, count)
+        always, sometimes = partners_for(movement)
+        extra = min(len(sometimes), max(0, rng.choice([1, 1, 2, 2, 3]) - len(always)))
+        picked = always + rng.sample(sometimes, extra)
         for partner in picked:
             low, high = SPECIAL_RANGES.get((partner, movement["airline"]), MARKETING_RANGES[partner])
             while True:
@@ -517,7 +528,7 @@ def assign_codeshares(movements, target_share=0.17):
     for partner in sorted(MARKETING_RANGES):
         if any(c[1] == partner for c in codeshares):
             continue
-        hosts = [m for m in eligible if partner in PARTNERS.get(m["airline"], []) and m not in chosen]
+        hosts = [m for m in eligible if partner in sum(partners_for(m), []) and m not in chosen]
         movement = rng.choice(hosts)
         low, high = SPECIAL_RANGES.get((partner, movement["airline"]), MARKETING_RANGES[partner])
         number = rng.choice([n for n in range(low, high + 1) if (partner, n) not in used])
