@@ -12,7 +12,10 @@ public enum BatchProgress {
             (.found, "found"), (.notFound, "not found"), (.notUnderstood, "not understood"),
             (.noSpeech, "no speech"), (.error, "error"),
         ]
-        let counts = order.map { status, label in "\(reports.filter { $0.answer.status == status }.count) \(label)" }
+        let counts = order.map { status, label in
+            let count = reports.filter { $0.answer.status == status }.count
+            return "\(count) \(label)\(status == .error && count != 1 ? "s" : "")"
+        }
         let audio = reports.reduce(0) { $0 + $1.audioDuration }
         let noun = reports.count == 1 ? "clip" : "clips"
         var parts = ["\(reports.count) \(noun): \(counts.joined(separator: ", "))"]
