@@ -76,7 +76,7 @@ enum Fixtures {
         boardingDeparture,
         lookup(departure("LX42", to: Airport(iata: "SFO", city: "San Francisco"), scheduled: today(13, 15), estimated: nil, gate: "E38", status: .scheduled)),
         lookup(arrival("BA41", from: Airport(iata: "LCY", city: "London"), scheduled: today(11, 20), estimated: today(11, 20), belt: nil, status: .expected, codeshares: [])),
-        lookup(departure("LX1041", to: Airport(iata: "MAD", city: "Madrid"), scheduled: today(18, 0), status: .scheduled)),
+        lookup(departure("LX1041", to: Airport(iata: "MAD", city: "Madrid"), scheduled: today(18, 0), estimated: nil, status: .scheduled)),
     ]
 
     static let notFoundAnswer = QueryAnswer(
