@@ -1,3 +1,4 @@
+import FlightStore
 import Foundation
 
 /// A failure as the user sees it: a message that says what went wrong and what to do, and its exit code.
@@ -17,6 +18,11 @@ struct CommandFailure: Error {
             return
         }
         message = String(describing: error)
-        exitCode = .software
+        switch error {
+        case is CSVImportError: exitCode = .dataError
+        case FlightStoreError.cannotReadFile: exitCode = .noInput
+        case is FlightStoreError, is SQLiteError: exitCode = .ioError
+        default: exitCode = .software
+        }
     }
 }
