@@ -42,7 +42,7 @@ enum DatabaseCommand: Command {
             guard operands.isEmpty else { throw UsageError(message: "reset takes no operands") }
             let store = try DatabaseOptions.openStore(arguments, context: context)
             try store.reset()
-            context.console.print("reset \(store.status().path) to the built-in day")
+            context.console.print("reset \(try store.status().path) to the built-in day")
         default:
             throw UsageError(message: "unknown db action '\(action)': say status, import FILE.csv or reset")
         }
