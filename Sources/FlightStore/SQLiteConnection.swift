@@ -130,6 +130,10 @@ package final class SQLiteConnection {
     fileprivate var rawHandle: OpaquePointer { handle }
 }
 
+/// Connections are confined to one owner at a time; never shared across tasks (see the thread rule above).
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
+
 /// One prepared statement: owns its `sqlite3_stmt*`, finalized in `deinit`.
 ///
 /// Thread rule: not `Sendable`; used on the thread of the connection that prepared it. It keeps its connection
@@ -205,3 +209,7 @@ package final class SQLiteStatement {
     /// Column `index` (0-based) as text, nil for NULL.
     package func optionalText(at index: Int32) -> String? { isNull(at: index) ? nil : text(at: index) }
 }
+
+/// Statements belong to the thread using their connection.
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

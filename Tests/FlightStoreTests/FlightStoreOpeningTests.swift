@@ -27,6 +27,18 @@ struct FlightStoreOpeningTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("several tasks creating the same missing file at once all open one complete database")
+    func concurrentCreation() async throws {
+        let path = directory.databasePath
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try FlightStore(path: path).status().flights } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.count == 8)
+        #expect(Set(counts).count == 1)
+        #expect(counts[0] > 0)
+    }
+
     @Test("an existing database is reopened with its data")
     func reopensExisting() throws {
         do {
