@@ -128,6 +128,20 @@ struct FlightStoreOpeningTests {
         #expect(try store.airlineDirectory().airline(iata: "9Q") == nil)
     }
 
+    @Test("a seed wrapped in its own BEGIN/COMMIT still runs in one transaction")
+    func seedWithOwnTransaction() throws {
+        let database = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        try FlightStore.seed(database, script: "BEGIN TRANSACTION;\n\(embeddedSeedSQL)\n-- done\n/* really */ COMMIT;\n-- end\n")
+        #expect(try database.integer("SELECT count(*) FROM flights WHERE airline = 'LX' AND number = 40") == 1)
+    }
+
+    @Test("a failing seed leaves nothing behind")
+    func failingSeedRollsBack() throws {
+        let database = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        #expect(throws: SQLiteError.self) { try FlightStore.seed(database, script: "CREATE TABLE a (x); INSERT INTO nowhere VALUES (1);") }
+        #expect(try database.integer("SELECT count(*) FROM sqlite_master") == 0)
+    }
+
     @Test("an in-memory store is seeded and private")
     func inMemory() throws {
         let first = try FlightStore.inMemory()
