@@ -76,6 +76,8 @@ extension FlightStore {
     /// Times are hub-local `HH:MM` (stored as a daily row, like the seed) or ISO 8601 with a UTC offset (stored on its
     /// hub-local date). `now` is the day an `HH:MM` schedule is measured on when the estimate is a full ISO time.
     /// An `HH:MM` estimate more than 12 hours before (after) the schedule falls on the next (previous) day.
+    /// An airline code the table lacks is added, named by the `airline` column (a codeshare's by its code);
+    /// known airlines keep their names. A changed gate is kept as the previous gate.
     public func importCSV(text: String, now: Date = Date()) throws -> CSVImportSummary {
         let records = try CSVReader.records(in: text)
         guard let header = records.first else {

@@ -88,7 +88,7 @@ public final class FlightStore: FlightsDataSource {
                 for object in objects.sorted(by: { $0.type == "table" ? false : $1.type == "table" }) {
                     try database.execute("DROP \(object.type.uppercased()) IF EXISTS \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
                 }
-                try database.execute(embeddedSeedSQL)
+                try database.executeScriptInsideTransaction(embeddedSeedSQL)
                 try Self.validateSchema(of: database)
             }
         }
@@ -150,10 +150,11 @@ public final class FlightStore: FlightsDataSource {
         }
     }
 
-    /// Runs the embedded seed on an empty database in one transaction and checks the result.
-    private static func seed(_ database: SQLiteConnection) throws {
+    /// Runs a seed script (the embedded one unless a test says otherwise) on an empty database in one
+    /// transaction and checks the result.
+    static func seed(_ database: SQLiteConnection, script: String = embeddedSeedSQL) throws {
         try database.transaction {
-            try database.execute(embeddedSeedSQL)
+            try database.executeScriptInsideTransaction(script)
             try validateSchema(of: database)
         }
     }

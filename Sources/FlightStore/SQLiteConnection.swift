@@ -69,6 +69,47 @@ package final class SQLiteConnection {
         }
     }
 
+    /// Runs a script statement by statement inside the caller's transaction, skipping the script's own
+    /// `BEGIN`/`COMMIT`/`END` so that a seed written for the sqlite3 shell can run in one transaction here.
+    package func executeScriptInsideTransaction(_ script: String) throws {
+        try script.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var pointer: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, current, -1, &pointer, &tail)
+                guard code == SQLITE_OK else {
+                    throw error("prepare", code: code, sql: String(String(cString: current).prefix(200)))
+                }
+                cursor = tail
+                guard let pointer else { continue }  // only comments or whitespace were left
+                defer { sqlite3_finalize(pointer) }
+                let sql = String(cString: sqlite3_sql(pointer))
+                let keyword = Self.firstKeyword(of: sql)
+                if ["BEGIN", "COMMIT", "END"].contains(keyword) { continue }
+                var stepCode = sqlite3_step(pointer)
+                while stepCode == SQLITE_ROW { stepCode = sqlite3_step(pointer) }
+                guard stepCode == SQLITE_DONE else { throw error("step", code: stepCode, sql: sql) }
+            }
+        }
+    }
+
+    /// The first word of a statement, upper case, after leading whitespace and comments.
+    static func firstKeyword(of sql: String) -> String {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else { return "" }
+                rest = rest[end.upperBound...]
+            } else {
+                return rest.prefix { $0.isLetter }.uppercased()
+            }
+        }
+    }
+
     /// Compiles one statement.
     package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(connection: self, sql: sql)
@@ -129,6 +170,10 @@ package final class SQLiteConnection {
     /// The raw handle, for `SQLiteStatement` only.
     fileprivate var rawHandle: OpaquePointer { handle }
 }
+
+/// Connections are confined to one owner at a time; never shared across tasks (see the thread rule above).
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
 
 /// One prepared statement: owns its `sqlite3_stmt*`, finalized in `deinit`.
 ///
@@ -205,3 +250,7 @@ package final class SQLiteStatement {
     /// Column `index` (0-based) as text, nil for NULL.
     package func optionalText(at index: Int32) -> String? { isNull(at: index) ? nil : text(at: index) }
 }
+
+/// Statements belong to the thread using their connection.
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

@@ -27,6 +27,18 @@ struct FlightStoreOpeningTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("several tasks creating the same missing file at once all open one complete database")
+    func concurrentCreation() async throws {
+        let path = directory.databasePath
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try FlightStore(path: path).status().flights } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.count == 8)
+        #expect(Set(counts).count == 1)
+        #expect(counts[0] > 0)
+    }
+
     @Test("an existing database is reopened with its data")
     func reopensExisting() throws {
         do {
@@ -114,6 +126,20 @@ struct FlightStoreOpeningTests {
         #expect(try store.flight(number("ZQ901"), near: now) == nil)
         #expect(try store.flight(number("LX40"), near: now)?.flight.gate == "E34")
         #expect(try store.airlineDirectory().airline(iata: "9Q") == nil)
+    }
+
+    @Test("a seed wrapped in its own BEGIN/COMMIT still runs in one transaction")
+    func seedWithOwnTransaction() throws {
+        let database = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        try FlightStore.seed(database, script: "BEGIN TRANSACTION;\n\(embeddedSeedSQL)\n-- done\n/* really */ COMMIT;\n-- end\n")
+        #expect(try database.integer("SELECT count(*) FROM flights WHERE airline = 'LX' AND number = 40") == 1)
+    }
+
+    @Test("a failing seed leaves nothing behind")
+    func failingSeedRollsBack() throws {
+        let database = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        #expect(throws: SQLiteError.self) { try FlightStore.seed(database, script: "CREATE TABLE a (x); INSERT INTO nowhere VALUES (1);") }
+        #expect(try database.integer("SELECT count(*) FROM sqlite_master") == 0)
     }
 
     @Test("an in-memory store is seeded and private")
