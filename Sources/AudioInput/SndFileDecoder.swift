@@ -41,6 +41,13 @@ final class SoundFile {
         Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(frames)))
     }
 
+    /// libsndfile's log of what it found while parsing the file (its warnings explain many failures).
+    var log: String {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        let length = Int(sf_command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count)))
+        return String(decoding: buffer.prefix(max(0, min(length, buffer.count))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The error libsndfile recorded on this handle, if any.
     var failure: AudioLibraryFailure? {
         let code = sf_error(handle)
@@ -85,7 +92,13 @@ enum SndFileDecoder {
                              detail: "its header promises \(knownFrames) frames but only \(framesRead) could be read")
         }
         let samples = builder.finish()
-        guard !samples.isEmpty else { throw .noAudio(path: source.name) }
+        guard !samples.isEmpty else {
+            // A cut-off Ogg stream opens with an unknown length and yields nothing; libsndfile's log says why.
+            if let line = file.log.split(separator: "\n").first(where: { $0.contains("ended unexpectedly") }) {
+                throw .truncated(path: source.name, detail: "libsndfile says \"\(line)\"")
+            }
+            throw .noAudio(path: source.name)
+        }
         return AudioClip(samples: samples, source: describe(info))
     }
 
@@ -127,7 +140,7 @@ enum SndFileDecoder {
         case Int32(SF_FORMAT_FLAC): container = "FLAC"
         case Int32(SF_FORMAT_OGG): container = "Ogg"
         case Int32(SF_FORMAT_MPEG): container = "MP3"
-        default: container = formatName(major, command: SFC_GET_FORMAT_MAJOR) ?? "unknown"
+        default: container = formatName(major) ?? "unknown"
         }
         let codec: String
         let sampleFormat: String
@@ -147,18 +160,18 @@ enum SndFileDecoder {
         case Int32(SF_FORMAT_MPEG_LAYER_II): (codec, sampleFormat) = ("MPEG Layer II", "compressed")
         case Int32(SF_FORMAT_MPEG_LAYER_III): (codec, sampleFormat) = ("MPEG Layer III", "compressed")
         default:
-            let name = formatName(subtype, command: SFC_GET_FORMAT_SUBTYPE) ?? "unknown"
+            let name = formatName(subtype) ?? "unknown"
             (codec, sampleFormat) = (name, name)
         }
         return AudioSourceInfo(container: container, codec: codec, sampleRate: Int(info.samplerate),
                                channelCount: Int(info.channels), sampleFormat: sampleFormat, decoder: "libsndfile")
     }
 
-    /// libsndfile's own name for a major format or subtype.
-    private static func formatName(_ format: Int32, command: Int) -> String? {
+    /// libsndfile's own name for a major format or subtype value.
+    private static func formatName(_ format: Int32) -> String? {
         var formatInfo = SF_FORMAT_INFO()
         formatInfo.format = format
-        let result = sf_command(nil, Int32(command), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        let result = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
         guard result == 0, let name = formatInfo.name else { return nil }
         return String(cString: name)
     }
