@@ -6,7 +6,13 @@
 /// ``Resampler`` (libsoxr HQ) and samples are clipped to 16 bits. Input is read in blocks, so long clips cost only
 /// the memory of the 16 kHz result (about 1.9 MB per minute).
 ///
-/// Thread rule: stateless; independent decodes may run concurrently on different threads.
+/// Thread rule: stateless; independent decodes may run concurrently on different threads (each owns its C handles).
+/// One caveat: libsndfile keeps the message of a failed *open* in a process-wide slot, so two opens failing at the
+/// same instant could swap messages; the error kind is unaffected.
+///
+/// Known limits: a cut-off MP3 decodes to the part that is present (its length estimate is not trusted enough to
+/// call it truncated); raw ADTS AAC keeps its encoder padding (~40–80 ms); libsndfile's MP3 backend (mpg123) may
+/// print a warning about Xing headers to stderr.
 public enum AudioFileDecoder {
     /// Lowest accepted original sample rate, in samples per second (telephone audio).
     public static let minimumSampleRate = 8000
