@@ -113,7 +113,13 @@ public struct SpokenFlightNormalizer: Sendable {
             }
         }
 
-        guard !best.isEmpty else { return .notUnderstood(diagnose(tokens, diagnostics)) }
+        guard !best.isEmpty else {
+            // An airline said after other words ("forty swiss") still deserves "no number after the airline".
+            for start in tokens.indices where start > lastStart && diagnostics.airlineCode == nil {
+                diagnostics.airlineCode = airlineParts(tokens, at: start, diagnostics: &diagnostics).first?.code
+            }
+            return .notUnderstood(diagnose(tokens, diagnostics))
+        }
         let ranked = best.values
             .sorted { ($0.score, $1.flight.canonical) > ($1.score, $0.flight.canonical) }
             .prefix(Self.maximumCandidates)
@@ -215,10 +221,12 @@ public struct SpokenFlightNormalizer: Sendable {
                 parts += spelledCode(item.letters, items: [item], diagnostics: &diagnostics)
                 continue
             }
-            if let digit = tokens.indices.contains(item.end) ? tokens[item.end].airlineDigit : nil, item.ambiguousCount == 0,
+            // A word that is also a carrier word ("you", "a", "be") does not start a letter-digit code: "can you two eighty seven".
+            if let digit = tokens.indices.contains(item.end) ? tokens[item.end].airlineDigit : nil, !first.isFiller,
                let airline = airlines.airline(iata: "\(item.letters)\(digit)") {
                 let readings = item.readings + [TokenReading(token: tokens[item.end].text, readAs: String(digit), role: .airlineDigit)]
-                parts.append(AirlinePart(code: airline.iata, end: item.end + 1, score: 1, readings: readings))
+                let score = pow(Self.ambiguousLetterScore, item.ambiguousCount)
+                parts.append(AirlinePart(code: airline.iata, end: item.end + 1, score: score, readings: readings))
             }
             for second in letterItems(tokens, at: item.end) {
                 let letters = item.letters + second.letters
@@ -355,8 +363,8 @@ public struct SpokenFlightNormalizer: Sendable {
         }
         if !unknown.isEmpty { return .unrecognizedWords(unknown.map(\.text)) }
         if let digits = diagnostics.tooManyDigits { return .tooManyDigits(digits) }
-        if let code = diagnostics.airlineCode { return .noNumber(airline: code) }
         if let code = diagnostics.unknownICAO { return .unknownAirline(code) }
+        if let code = diagnostics.airlineCode { return .noNumber(airline: code) }
         if tokens.contains(where: { $0.number != nil && !$0.isFiller }) { return .noAirline }
         return .unrecognizedWords(tokens.filter { !$0.isFiller }.map(\.text))
     }
