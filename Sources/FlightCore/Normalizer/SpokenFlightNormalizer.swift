@@ -199,8 +199,8 @@ public struct SpokenFlightNormalizer: Sendable {
         var parts: [AirlinePart] = []
         let first = tokens[start]
 
-        // Names and callsigns, one or more words.
-        for length in 1...min(longestPhrase, tokens.count - start) {
+        // Names and callsigns, longest first so that among equal readings the one naming the airline in full is kept.
+        for length in stride(from: min(longestPhrase, tokens.count - start), through: 1, by: -1) {
             let window = tokens[start..<(start + length)].map(\.text)
             var found = airlinesByPhrase[window.joined(separator: " ")] ?? []
             if length <= 2, window.allSatisfy({ $0.count >= 2 }) {
