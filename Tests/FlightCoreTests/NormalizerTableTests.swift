@@ -110,7 +110,9 @@ enum NormalizerTable {
         ("good morning, is L X forty on time", "LX40"), ("um uh er L X forty", "LX40"), ("where does the Lufthansa four hundred leave from", "LH400"),
         ("okay so it's swiss forty", "LX40"), ("when does B six forty arrive", "B640"), ("what terminal is I B six seven eight", "IB678"),
         ("I need the gate for A A five two two please", "AA522"), ("status of flight four U eight one two", "4U812"), ("what's the status of E Z Y two one", "U221"),
-        ("Where is my gate for flight L X forty?", "LX40"), ("I'm on the delta one three one", "DL131"),
+        ("Where is my gate for flight L X forty?", "LX40"),
+        ("thank you L X forty", "LX40"), ("oh L X forty", "LX40"), ("L X forty and uh", "LX40"), ("the ana two oh four please", "NH204"),
+        ("klm1612 please", "KL1612"), ("india bravo six", "IB6"), ("I'm on the delta one three one", "DL131"),
     ]
 
     static let refusals: [(String, String)] = [
@@ -124,7 +126,12 @@ enum NormalizerTable {
         ("L X zero", "!noNumber"), ("swiss flight", "!noNumber"),
         ("L X one two three four five", "!tooManyDigits"), ("LX12345", "!tooManyDigits"), ("swiss one two three four five six", "!tooManyDigits"),
         ("Q Q Q forty", "!unknownAirline"), ("X Y Z one two", "!unknownAirline"), ("S W X forty", "!unknownAirline"),
-        ("L X forty L X forty", "!noNumber"), ("forty swiss", "!noNumber"), ("forty two", "!noAirline"), ("L X forty two hundred fifty", "!noNumber"),
+        ("L X forty L X forty", "!unrecognizedWords"), ("lima x-ray four zero lima x-ray four zero", "!unrecognizedWords"),
+        ("the one with L X forty", "!unrecognizedWords"), ("LX40 LX41", "!unrecognizedWords"), ("LX40 to London", "!unrecognizedWords"),
+        ("where is my hotel", "!unrecognizedWords"), ("B A two eight seven sorry two eight eight", "!unrecognizedWords"),
+        ("see you at gate forty", "!noAirline"), ("let's go 40", "!noAirline"), ("a b forty", "!noAirline"), ("are you on forty", "!noAirline"),
+        ("x ray forty", "!noAirline"), ("gate B forty two", "!noAirline"), ("gate B six", "!noNumber"), ("I B", "!noNumber"),
+        ("forty swiss", "!noNumber"), ("forty two", "!noAirline"), ("L X forty two hundred fifty", "!noNumber"),
     ]
 }
 

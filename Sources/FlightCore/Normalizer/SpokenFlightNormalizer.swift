@@ -27,6 +27,8 @@ public struct SpokenFlightNormalizer: Sendable {
     private let longestPhrase: Int
     /// Every word of every airline phrase: such words are not "unrecognized" even when they do not fit.
     private let airlineNameWords: Set<String>
+    /// Every word the normalizer knows, already classified; other words are classified per call.
+    private let knownTokens: [String: Token]
 
     public init(airlines: AirlineDirectory) {
         self.airlines = airlines
@@ -58,11 +60,20 @@ public struct SpokenFlightNormalizer: Sendable {
         airlinesByCompactPhrase = byCompactPhrase
         longestPhrase = longest
         airlineNameWords = nameWords
+
+        var vocabulary = Set(nameWords).union(SpokenVocabulary.carrierWords).union(SpokenVocabulary.letterHomophones.keys)
+        vocabulary.formUnion(SpokenVocabulary.natoWords.values.flatMap(Self.words(of:)))
+        vocabulary.formUnion(SpokenVocabulary.natoVariants.keys.flatMap(Self.words(of:)))
+        vocabulary.formUnion(SpokenVocabulary.digitWords + SpokenVocabulary.teenWords + SpokenVocabulary.tensWords)
+        vocabulary.formUnion(SpokenVocabulary.digitVariants.keys)
+        vocabulary.formUnion([SpokenVocabulary.hundred, SpokenVocabulary.thousand, Lexicon.numberConjunction] + SpokenVocabulary.repeaters.keys)
+        vocabulary.formUnion("abcdefghijklmnopqrstuvwxyz0123456789".map(String.init))
+        knownTokens = Dictionary(uniqueKeysWithValues: vocabulary.map { ($0, Token($0)) })
     }
 
     /// Reads `text` as a flight number; see `NormalizationOutcome`.
     public func normalize(_ text: String) -> NormalizationOutcome {
-        let tokens = Self.words(of: text).map(Token.init)
+        let tokens = Self.words(of: text).map { knownTokens[$0] ?? Token($0) }
         guard tokens.contains(where: { !$0.isFiller }) else { return .notUnderstood(.empty) }
 
         // fillersFrom[i]: every token from i on is a filler.
@@ -87,7 +98,11 @@ public struct SpokenFlightNormalizer: Sendable {
             for part in airlineParts(tokens, at: start, diagnostics: &diagnostics) {
                 diagnostics.airlineCode = diagnostics.airlineCode ?? part.code
                 if let written = part.writtenDigits {
-                    guard fillersFrom[part.end], let number = Self.flightNumberValue(written, diagnostics: &diagnostics),
+                    guard fillersFrom[part.end] else {
+                        diagnostics.noteStray(tokens[part.end...])
+                        continue
+                    }
+                    guard let number = Self.flightNumberValue(written, diagnostics: &diagnostics),
                           let flight = FlightNumber(airline: part.code, number: number) else { continue }
                     offer(flight, startScore * part.score, fillers(0..<start) + part.readings + fillers(part.end..<tokens.count))
                     continue
@@ -96,6 +111,7 @@ public struct SpokenFlightNormalizer: Sendable {
                 while numberStart < tokens.count, tokens[numberStart].isFiller, tokens[numberStart].number == nil { numberStart += 1 }
                 var runEnd = numberStart
                 while runEnd < tokens.count, tokens[runEnd].number != nil { runEnd += 1 }
+                if runEnd > numberStart, !fillersFrom[runEnd] { diagnostics.noteStray(tokens[runEnd...]) }
                 // The longest run of number words that leaves only fillers behind it ("forty oh please" drops nothing, "and" may go).
                 for numberEnd in stride(from: runEnd, to: numberStart, by: -1) where fillersFrom[numberEnd] {
                     let run = numberStart..<numberEnd
@@ -114,9 +130,17 @@ public struct SpokenFlightNormalizer: Sendable {
         }
 
         guard !best.isEmpty else {
-            // An airline said after other words ("forty swiss") still deserves "no number after the airline".
-            for start in tokens.indices where start > lastStart && diagnostics.airlineCode == nil {
-                diagnostics.airlineCode = airlineParts(tokens, at: start, diagnostics: &diagnostics).first?.code
+            // An airline after other words: "forty swiss" lacks a number after it, "one with L X forty" has stray words before it.
+            for start in tokens.indices where start > lastStart {
+                for part in airlineParts(tokens, at: start, diagnostics: &diagnostics) {
+                    var next = part.end
+                    while next < tokens.count, tokens[next].isFiller, tokens[next].number == nil { next += 1 }
+                    if part.writtenDigits != nil || (next < tokens.count && tokens[next].number != nil) {
+                        diagnostics.noteStray(tokens[..<start])
+                    } else {
+                        diagnostics.airlineCode = diagnostics.airlineCode ?? part.code
+                    }
+                }
             }
             return .notUnderstood(diagnose(tokens, diagnostics))
         }
@@ -192,6 +216,13 @@ public struct SpokenFlightNormalizer: Sendable {
         var airlineCode: String?
         var tooManyDigits: String?
         var unknownICAO: String?
+        /// Words that stopped an otherwise complete reading ("L X forty L X forty", "one with L X forty").
+        var strayWords: [String]?
+
+        mutating func noteStray(_ tokens: ArraySlice<Token>) {
+            let words = tokens.filter { !$0.isFiller }.map(\.text)
+            if strayWords == nil, !words.isEmpty { strayWords = words }
+        }
     }
 
     /// Every airline reading starting at `start`: names, one-word codes, written designators, spelled codes.
@@ -364,6 +395,7 @@ public struct SpokenFlightNormalizer: Sendable {
         if !unknown.isEmpty { return .unrecognizedWords(unknown.map(\.text)) }
         if let digits = diagnostics.tooManyDigits { return .tooManyDigits(digits) }
         if let code = diagnostics.unknownICAO { return .unknownAirline(code) }
+        if let words = diagnostics.strayWords { return .unrecognizedWords(words) }
         if let code = diagnostics.airlineCode { return .noNumber(airline: code) }
         if tokens.contains(where: { $0.number != nil && !$0.isFiller }) { return .noAirline }
         return .unrecognizedWords(tokens.filter { !$0.isFiller }.map(\.text))
