@@ -191,6 +191,12 @@ public struct SpokenFlightNormalizer: Sendable {
             letterIsAmbiguous = isFiller || homophone != nil || number != nil
         }
 
+        /// True for three letters and one to four digits ("swr40", "xyz12"): an ICAO designator, known or not.
+        var isWrittenICAODesignator: Bool {
+            let digits = text.dropFirst(3)
+            return text.prefix(3).allSatisfy(\.isLetter) && (1...4).contains(digits.count) && digits.allSatisfy(\.isNumber)
+        }
+
         /// The digit when this word can be a digit of an airline code ("two", "2"; not "oh").
         var airlineDigit: Int? {
             guard let digit = number?.singleDigit, SpokenVocabulary.digitVariants[text] == nil else { return nil }
@@ -245,6 +251,9 @@ public struct SpokenFlightNormalizer: Sendable {
 
         // One written word: "lx", "u2", "swr", "lx40", "swr40", "4u812".
         parts += writtenParts(first, at: start)
+        if first.isWrittenICAODesignator, airlines.airline(icao: String(first.text.prefix(3))) == nil {
+            diagnostics.unknownICAO = diagnostics.unknownICAO ?? first.text.prefix(3).uppercased()
+        }
 
         // Spelled letters: "l x", "lima x-ray", "s w r", "double u", and letter-digit codes: "u two", "four u".
         for item in letterItems(tokens, at: start) {
@@ -390,7 +399,7 @@ public struct SpokenFlightNormalizer: Sendable {
     private func diagnose(_ tokens: [Token], _ diagnostics: Diagnostics) -> NormalizationFailure {
         let unknown = tokens.filter { token in
             !token.isFiller && token.number == nil && token.letter == nil && !airlineNameWords.contains(token.text)
-                && token.text != Lexicon.xRaySecondHalf && writtenParts(token, at: 0).isEmpty
+                && token.text != Lexicon.xRaySecondHalf && writtenParts(token, at: 0).isEmpty && !token.isWrittenICAODesignator
         }
         if !unknown.isEmpty { return .unrecognizedWords(unknown.map(\.text)) }
         if let digits = diagnostics.tooManyDigits { return .tooManyDigits(digits) }

@@ -125,7 +125,7 @@ enum NormalizerTable {
         ("Swiss", "!noNumber"), ("L X", "!noNumber"), ("lima x-ray", "!noNumber"), ("British Airways please", "!noNumber"), ("what's the gate for swiss", "!noNumber"),
         ("L X zero", "!noNumber"), ("swiss flight", "!noNumber"),
         ("L X one two three four five", "!tooManyDigits"), ("LX12345", "!tooManyDigits"), ("swiss one two three four five six", "!tooManyDigits"),
-        ("Q Q Q forty", "!unknownAirline"), ("X Y Z one two", "!unknownAirline"), ("S W X forty", "!unknownAirline"),
+        ("Q Q Q forty", "!unknownAirline"), ("XYZ40", "!unknownAirline"), ("xyz 40", "!unrecognizedWords"), ("X Y Z one two", "!unknownAirline"), ("S W X forty", "!unknownAirline"),
         ("L X forty L X forty", "!unrecognizedWords"), ("lima x-ray four zero lima x-ray four zero", "!unrecognizedWords"),
         ("the one with L X forty", "!unrecognizedWords"), ("LX40 LX41", "!unrecognizedWords"), ("LX40 to London", "!unrecognizedWords"),
         ("where is my hotel", "!unrecognizedWords"), ("B A two eight seven sorry two eight eight", "!unrecognizedWords"),
