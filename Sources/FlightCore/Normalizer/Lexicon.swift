@@ -6,6 +6,9 @@ enum Lexicon {
     /// Letter-name homophones; see `SpokenVocabulary.letterHomophones`.
     static let letterHomophones = SpokenVocabulary.letterHomophones
 
+    /// Carrier words that sound like a digit: read as one, less plausibly, when they lead the number ("L X for two").
+    static let digitHomophones: [String: Int] = ["to": 2, "too": 2, "for": 4, "fore": 4]
+
     /// Words that continue a spelled letter: "x ray" is X, "double u" is W.
     static let xRaySecondHalf = "ray"
     static let doubleWord = "double"

@@ -14,6 +14,8 @@ public struct SpokenFlightNormalizer: Sendable {
     static let ambiguousLetterScore = 0.8
     /// How plausible it is that a letter-like word ("a", "i") just before an airline code was not part of the code.
     static let skippedLetterScore = 0.3
+    /// How plausible it is that a carrier word sounding like a digit ("for", "to") just before the number was that digit.
+    static let digitHomophoneScore = 0.4
     /// The most candidates returned; the rest are far less plausible.
     static let maximumCandidates = 5
     /// Generic words that may be left off an airline's name ("Turkish Airlines" → "Turkish").
@@ -112,19 +114,27 @@ public struct SpokenFlightNormalizer: Sendable {
                 var runEnd = numberStart
                 while runEnd < tokens.count, tokens[runEnd].number != nil { runEnd += 1 }
                 if runEnd > numberStart, !fillersFrom[runEnd] { diagnostics.noteStray(tokens[runEnd...]) }
-                // The longest run of number words that leaves only fillers behind it ("forty oh please" drops nothing, "and" may go).
-                for numberEnd in stride(from: runEnd, to: numberStart, by: -1) where fillersFrom[numberEnd] {
-                    let run = numberStart..<numberEnd
-                    let numberReadings = NumberReader.readings(of: run.map { tokens[$0].number! }, tokens: run.map { tokens[$0].text })
-                    guard !numberReadings.isEmpty else { continue }
-                    for reading in numberReadings {
-                        guard let number = Self.flightNumberValue(reading.digits, diagnostics: &diagnostics),
-                              let flight = FlightNumber(airline: part.code, number: number) else { continue }
-                        let readings = fillers(0..<start) + part.readings + fillers(part.end..<numberStart) + reading.readings
-                            + fillers(numberEnd..<tokens.count)
-                        offer(flight, startScore * part.score * reading.score, readings)
+                // The longest run of number words that leaves only fillers behind it ("forty oh please" drops nothing, "and" may go),
+                // optionally led by a carrier word that sounds like a digit ("L X for two": 2, or 42 misheard).
+                func readNumber(from firstToken: Int, leadingDigit: Int?, score: Double) {
+                    for numberEnd in stride(from: runEnd, to: numberStart, by: -1) where fillersFrom[numberEnd] {
+                        let run = firstToken..<numberEnd
+                        let words = run.map { $0 < numberStart ? NumberWord.digit(leadingDigit!) : tokens[$0].number! }
+                        let numberReadings = NumberReader.readings(of: words, tokens: run.map { tokens[$0].text })
+                        guard !numberReadings.isEmpty else { continue }
+                        for reading in numberReadings {
+                            guard let number = Self.flightNumberValue(reading.digits, diagnostics: &diagnostics),
+                                  let flight = FlightNumber(airline: part.code, number: number) else { continue }
+                            let readings = fillers(0..<start) + part.readings + fillers(part.end..<firstToken) + reading.readings
+                                + fillers(numberEnd..<tokens.count)
+                            offer(flight, startScore * part.score * reading.score * score, readings)
+                        }
+                        return
                     }
-                    break
+                }
+                readNumber(from: numberStart, leadingDigit: nil, score: 1)
+                if numberStart > part.end, runEnd > numberStart, let digit = Lexicon.digitHomophones[tokens[numberStart - 1].text] {
+                    readNumber(from: numberStart - 1, leadingDigit: digit, score: Self.digitHomophoneScore)
                 }
             }
         }

@@ -113,3 +113,27 @@ struct CandidateRankingTests {
         #expect(bare.normalize("Swiss forty") == .notUnderstood(.unrecognizedWords(["swiss"])))
     }
 }
+
+@Suite("Digit homophones")
+struct DigitHomophoneTests {
+    func candidates(_ text: String) -> [FlightCandidate] {
+        guard case .understood(let candidates) = TestAirlines.normalizer.normalize(text) else { return [] }
+        return candidates
+    }
+
+    @Test("a carrier word sounding like a digit before the number is a weaker reading", arguments: [
+        ("L X for two", ["LX2", "LX42"]), ("L X to forty", ["LX40", "LX240"]), ("swiss flight for one two", ["LX12", "LX412"]),
+    ])
+    func weakerReading(text: String, expected: [String]) {
+        let found = candidates(text)
+        #expect(found.map(\.flight.canonical) == expected)
+        #expect(found.count == 2 && found[0].score > found[1].score)
+        #expect(found.last?.readings.contains { ["for", "to"].contains($0.token) && $0.role == .number } == true)
+        #expect(found.first?.readings.contains { ["for", "to"].contains($0.token) && $0.role == .filler } == true)
+    }
+
+    @Test func onlyDirectlyBeforeTheNumber() {
+        #expect(candidates("gate for L X forty").map(\.flight.canonical) == ["LX40"])
+        #expect(candidates("L X forty for me").map(\.flight.canonical) == ["LX40"])
+    }
+}
