@@ -16,6 +16,9 @@ public struct SpokenFlightNormalizer: Sendable {
     static let skippedLetterScore = 0.3
     /// How plausible it is that a carrier word sounding like a digit ("for", "to") just before the number was that digit.
     static let digitHomophoneScore = 0.4
+    /// The most number words read as one flight number: every group says at least one digit, so a longer run is
+    /// refused unread (bar leading zeros), which keeps a pathological input from costing quadratic time.
+    static let maximumNumberWords = 16
     /// The most candidates returned; the rest are far less plausible.
     static let maximumCandidates = 5
     /// Generic words that may be left off an airline's name ("Turkish Airlines" → "Turkish").
@@ -119,6 +122,11 @@ public struct SpokenFlightNormalizer: Sendable {
                 func readNumber(from firstToken: Int, leadingDigit: Int?, score: Double) {
                     for numberEnd in stride(from: runEnd, to: numberStart, by: -1) where fillersFrom[numberEnd] {
                         let run = firstToken..<numberEnd
+                        guard run.count <= Self.maximumNumberWords else {
+                            let heard = run.prefix(Self.maximumNumberWords).map { tokens[$0].text }.joined(separator: " ")
+                            diagnostics.tooManyDigits = diagnostics.tooManyDigits ?? heard + " …"
+                            return
+                        }
                         let words = run.map { $0 < numberStart ? NumberWord.digit(leadingDigit!) : tokens[$0].number! }
                         let numberReadings = NumberReader.readings(of: words, tokens: run.map { tokens[$0].text })
                         guard !numberReadings.isEmpty else { continue }
@@ -163,14 +171,16 @@ public struct SpokenFlightNormalizer: Sendable {
 
     // MARK: - Tokens
 
-    /// Lower-case ASCII words and numbers: apostrophes vanish ("what's" → "whats"), other punctuation separates
+    /// Lower-case words, digits as ASCII: apostrophes vanish ("what's" → "whats"), other punctuation separates
     /// ("l.x." → "l", "x"; "LX-40" → "lx", "40"; "x-ray" → "x", "ray").
     static func words(of text: String) -> [String] {
         var words: [String] = []
         var current = ""
         for character in text.lowercased() {
-            if character.isASCII, character.isLetter || character.isNumber {
-                current.append(character)
+            if let digit = character.wholeNumberValue, character.isNumber, (0...9).contains(digit) {
+                current += String(digit)  // also full-width and other scripts' digits
+            } else if character.isLetter || character.isNumber {
+                current.append(character)  // non-ASCII letters stay in their word, which is then unknown, not spelled
             } else if character == "'" || character == "\u{2019}" {
                 continue
             } else if !current.isEmpty {
@@ -236,6 +246,7 @@ public struct SpokenFlightNormalizer: Sendable {
         var strayWords: [String]?
 
         mutating func noteStray(_ tokens: ArraySlice<Token>) {
+            guard strayWords == nil else { return }
             let words = tokens.filter { !$0.isFiller }.map(\.text)
             if strayWords == nil, !words.isEmpty { strayWords = words }
         }

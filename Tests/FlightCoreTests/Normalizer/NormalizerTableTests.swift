@@ -91,7 +91,7 @@ enum NormalizerTable {
     static let writtenForms: [(String, String)] = [
         ("LX40", "LX40"), ("lx40", "LX40"), ("lx 040", "LX40"), ("LX-40", "LX40"), ("LX 0040", "LX40"), ("L X 40", "LX40"), ("Swiss 40", "LX40"),
         ("LX 40", "LX40"), ("lx 40", "LX40"), ("Lx40", "LX40"), ("LX040", "LX40"), ("LX0040", "LX40"), ("  LX40  ", "LX40"), ("LX40.", "LX40"),
-        ("LX40?", "LX40"), ("BA287", "BA287"), ("ba 287", "BA287"), ("U21234", "U21234"), ("u2 1234", "U21234"), ("4U812", "4U812"), ("4u 812", "4U812"),
+        ("LX40?", "LX40"), ("LX４０", "LX40"), ("BA287", "BA287"), ("ba 287", "BA287"), ("U21234", "U21234"), ("u2 1234", "U21234"), ("4U812", "4U812"), ("4u 812", "4U812"),
         ("B640", "B640"), ("b6 40", "B640"), ("6E123", "6E123"), ("6e 123", "6E123"), ("2L34", "2L34"), ("W6 13", "W613"), ("LH 400", "LH400"),
         ("AA522", "AA522"), ("QQ40", "QQ40"), ("qq 40", "QQ40"), ("LX 9999", "LX9999"), ("LX 1", "LX1"), ("DLH 400", "LH400"),
         ("flight LX40", "LX40"), ("LX40 please", "LX40"), ("status LX 40", "LX40"), ("LX/40", "LX40"),
@@ -125,7 +125,7 @@ enum NormalizerTable {
         ("Swiss", "!noNumber"), ("L X", "!noNumber"), ("lima x-ray", "!noNumber"), ("British Airways please", "!noNumber"), ("what's the gate for swiss", "!noNumber"),
         ("L X zero", "!noNumber"), ("swiss flight", "!noNumber"),
         ("L X one two three four five", "!tooManyDigits"), ("LX12345", "!tooManyDigits"), ("swiss one two three four five six", "!tooManyDigits"),
-        ("Q Q Q forty", "!unknownAirline"), ("XYZ40", "!unknownAirline"), ("xyz 40", "!unrecognizedWords"), ("X Y Z one two", "!unknownAirline"), ("S W X forty", "!unknownAirline"),
+        ("Q Q Q forty", "!unknownAirline"), ("XYZ40", "!unknownAirline"), ("swiss café forty", "!unrecognizedWords"), ("Ünïcödé LX40", "!unrecognizedWords"), ("xyz 40", "!unrecognizedWords"), ("X Y Z one two", "!unknownAirline"), ("S W X forty", "!unknownAirline"),
         ("L X forty L X forty", "!unrecognizedWords"), ("lima x-ray four zero lima x-ray four zero", "!unrecognizedWords"),
         ("the one with L X forty", "!unrecognizedWords"), ("LX40 LX41", "!unrecognizedWords"), ("LX40 to London", "!unrecognizedWords"),
         ("where is my hotel", "!unrecognizedWords"), ("B A two eight seven sorry two eight eight", "!unrecognizedWords"),
