@@ -2,9 +2,11 @@ import FlightStore
 import Foundation
 
 /// A failure as the user sees it: a message that says what went wrong and what to do, and its exit code.
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     let exitCode: ExitCode
+
+    var description: String { message }
 
     init(message: String, exitCode: ExitCode) {
         self.message = message
