@@ -5,7 +5,7 @@ import PackageDescription
 // Each C library is a system-library target; only the module that wraps it imports it.
 let package = Package(
     name: "FlightVoice",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "flightvoice", targets: ["flightvoice"]),
         .library(name: "FlightCore", targets: ["FlightCore"]),

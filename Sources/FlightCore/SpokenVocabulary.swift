@@ -14,6 +14,34 @@ public enum SpokenVocabulary {
         "alfa": "A", "juliett": "J", "whisky": "W", "xray": "X", "x-ray": "X",
     ]
 
+    /// Words of carrier phrases, greetings and hesitations that never carry a flight number.
+    /// "a", "i", "oh" and some homophones ("you", "are") are listed too: they can also be letters, see `letterHomophones`.
+    /// Apostrophes are dropped before lookup: "what's" is listed as "whats".
+    public static let carrierWords: Set<String> = [
+        // hesitations and politeness
+        "um", "umm", "uh", "uhh", "er", "erm", "ah", "eh", "hmm", "mm", "oh", "well", "so", "okay", "ok", "hi", "hello", "hey",
+        "please", "thanks", "thank", "you", "cheers", "sorry", "excuse", "yes", "yeah", "good", "morning", "afternoon", "evening",
+        // question and carrier phrases
+        "whats", "what", "where", "wheres", "when", "whens", "which", "how", "is", "are", "was", "be", "will", "would", "could",
+        "can", "do", "does", "did", "the", "a", "an", "of", "for", "to", "at", "on", "in", "from", "with", "about", "and", "it", "its",
+        "that", "this", "my", "me", "i", "im", "ive", "id", "am", "we", "were", "our", "us", "tell", "give", "show", "find", "check",
+        "look", "looking", "up", "need", "want", "know", "like", "let", "lets", "get", "going", "gonna", "taking", "catching",
+        "booked", "go", "by", "or", "if", "he", "travelling", "traveling", "flying", "any", "news", "now", "today", "tonight", "just",
+        // the domain's own words
+        "flight", "flights", "number", "no", "status", "gate", "gates", "terminal", "time", "times", "leave", "leaves", "leaving",
+        "depart", "departs", "departure", "departing", "arrive", "arrives", "arrival", "arriving", "land", "lands", "landing",
+        "landed", "board", "boards", "boarding", "delayed", "delay", "late", "early", "info", "information", "airline", "airlines",
+        "airways", "belt", "baggage",
+    ]
+
+    /// Words that sound like a letter's name ("see" C, "why" Y, "zed" Z): read as letters only where an airline code is expected.
+    public static let letterHomophones: [String: Character] = [
+        "see": "C", "sea": "C", "cee": "C", "why": "Y", "wye": "Y", "are": "R", "ar": "R", "you": "U", "oh": "O",
+        "bee": "B", "be": "B", "tea": "T", "tee": "T", "jay": "J", "kay": "K", "ex": "X", "zed": "Z", "zee": "Z",
+        "eye": "I", "pea": "P", "pee": "P", "cue": "Q", "queue": "Q", "gee": "G", "dee": "D", "vee": "V", "em": "M",
+        "en": "N", "el": "L", "ell": "L", "ef": "F", "eff": "F", "es": "S", "ess": "S", "aitch": "H", "haitch": "H",
+    ]
+
     /// Digits as words, 0...9 ("niner" and "oh" are read too, see `digitVariants`).
     public static let digitWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 

@@ -1,1 +1,4 @@
 import FlightVoiceCLI
+import Foundation
+
+exit(FlightVoiceCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,60 @@
+import FlightCore
+import FlightStore
+import Foundation
+
+/// `flightvoice db status|import|reset`: what the flight database holds, and loading an operator's day into it.
+enum DatabaseCommand: Command {
+    static let name = "db"
+    static let summary = "Show, import into, or reset the flight database"
+    static let usage = """
+    flightvoice db status [--db PATH]
+           flightvoice db import [--db PATH] FILE.csv
+           flightvoice db reset [--db PATH]
+    """
+    static let options: [OptionSpec] = [CommonOptions.database]
+    static let discussion = """
+    import upserts flights from a CSV with the header
+      flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares
+    in one transaction: a bad row rejects the file (with its line number) and nothing is written.
+    reset recreates the database from the built-in service day.
+
+    exit codes: 0 done · 64 usage · 65 bad CSV row · 66 CSV file missing · 74 database unusable
+    """
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard let action = arguments.positionals.first else { throw UsageError(message: "say status, import FILE.csv or reset") }
+        let operands = arguments.positionals.dropFirst()
+        switch action {
+        case "status":
+            guard operands.isEmpty else { throw UsageError(message: "status takes no operands") }
+            printStatus(try DatabaseOptions.openStore(arguments, context: context).status(), console: context.console)
+        case "import":
+            guard operands.count == 1, let file = operands.first else { throw UsageError(message: "import takes one CSV file") }
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw CommandFailure(message: "\(file): no such file", exitCode: .noInput)
+            }
+            let store = try DatabaseOptions.openStore(arguments, context: context)
+            let summary = try store.importCSV(contentsOf: file, now: context.now)
+            var line = "imported \(file): \(summary.inserted) added, \(summary.updated) updated"
+            if !summary.airlinesAdded.isEmpty { line += "; new airlines \(summary.airlinesAdded.joined(separator: ", "))" }
+            context.console.print(line)
+        case "reset":
+            guard operands.isEmpty else { throw UsageError(message: "reset takes no operands") }
+            let store = try DatabaseOptions.openStore(arguments, context: context)
+            try store.reset()
+            context.console.print("reset \(try store.status().path) to the built-in day")
+        default:
+            throw UsageError(message: "unknown db action '\(action)': say status, import FILE.csv or reset")
+        }
+        return .success
+    }
+
+    private static func printStatus(_ status: FlightStoreStatus, console: Console) {
+        console.print("database   \(status.path) (schema \(status.schemaVersion), \(status.journalMode))")
+        console.print("flights    \(status.flights) (\(status.departures) departures, \(status.arrivals) arrivals)")
+        console.print("airlines   \(status.airlines)")
+        console.print("codeshares \(status.codeshares)")
+        let statuses = FlightStatus.allCases.map(\.rawValue).filter { (status.flightsByStatus[$0] ?? 0) > 0 }
+        console.print("statuses   " + statuses.map { "\($0) \(status.flightsByStatus[$0]!)" }.joined(separator: ", "))
+    }
+}
