@@ -1,3 +1,4 @@
+import AudioInput
 import FlightCore
 import Foundation
 
@@ -87,9 +88,6 @@ public final class FlightRecognizer {
         openSearchName = openName
     }
 
-    /// The last decode's segments, for development.
-    func debugSegments() -> [String] { decoder.segments().map { "\($0.word) \($0.startFrame)-\($0.endFrame) a=\($0.acousticScore) l=\($0.languageScore)" } + ["--phones"] + phoneLoop.segments().map { "\($0.word) \($0.startFrame)-\($0.endFrame) a=\($0.acousticScore)" } }
-
     // MARK: Streaming
 
     /// Takes the next chunk of the utterance and reports speech start and changed partial hypotheses.
@@ -151,6 +149,11 @@ public final class FlightRecognizer {
         return try decodeWhole(Array(samples.prefix(maximumSamples)))
     }
 
+    /// Decodes a whole decoded clip as one utterance.
+    public func recognize(_ clip: AudioClip) throws -> RecognitionResult {
+        try recognize(samples: clip.samples)
+    }
+
     private var maximumSamples: Int { Int(configuration.maximumUtteranceSeconds * Double(configuration.sampleRate)) }
 
     // MARK: Final decode
@@ -164,10 +167,10 @@ public final class FlightRecognizer {
         let thresholds = configuration.thresholds
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
-                    alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil,
+                    alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
                     lowestWord: Double? = nil, frames: Int = 0, open: FlightNumber? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, openGrammarFlight: open, logLikelihoodRatio: ratio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
+                              grammarFlights: flights, openGrammarFlight: open, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -190,8 +193,7 @@ public final class FlightRecognizer {
             try decoder.activate(openSearchName)
             defer { try? decoder.activate(searchName) }
             try decodeUtterance(decoder, samples)
-            lastOpenHypothesis = decoder.hypothesis()?.text ?? ""
-            openFlight = openGrammar.flight(in: lastOpenHypothesis)
+            openFlight = decoder.hypothesis().flatMap { openGrammar.flight(in: $0.text) }
         }
         try decodeUtterance(phoneLoop, samples)
         let phones = phoneLoop.segments()
@@ -210,12 +212,23 @@ public final class FlightRecognizer {
             wordRatios.append(difference / Double(range.count))
         }
         let ratio = ratioSum / Double(max(1, wordFrames))
-        let phoneScore = phones.reduce(0.0) { $0 + Self.overlapScore($1, span) }
+        // The same ratio over only the words that name the flight (airline and number), leaving out carrier words:
+        // speech that is not a flight query often fits "where is" well and only the forced flight words badly.
+        var flightRatio = ratio
+        if let reading = grammar.readings(of: wordSegments.map { Self.baseWord($0.word) }).first {
+            var frames = 0, sum = 0.0
+            for index in reading.words {
+                let segment = wordSegments[index]
+                let count = max(segment.startFrame, segment.endFrame) - segment.startFrame + 1
+                frames += count
+                sum += wordRatios[index] * Double(count)
+            }
+            flightRatio = sum / Double(max(1, frames))
+        }
         let words = zip(wordSegments, wordRatios).map { segment, wordRatio in
             RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
                            end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
         }
-        lastPhoneLoopScorePerFrame = phoneScore / Double(max(1, spanFrames))
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(ratio), alternatives: alternatives)
 
@@ -224,7 +237,7 @@ public final class FlightRecognizer {
         let decision = decide(flights: flights, openFlight: openFlight, candidates: candidates, ratio: ratio, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
-                      ratio: ratio, lowestWord: wordRatios.min(), frames: spanFrames, open: openFlight)
+                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, open: openFlight)
     }
 
     /// Accept, confirm or reject from the flights read, the fit ratio and the competing n-best hypotheses.
@@ -244,7 +257,7 @@ public final class FlightRecognizer {
         if ratio < thresholds.acceptRatio { return .confirm([best]) }
         // The open grammar heard another flight (or none): the forced answer may be the nearest of today's flights
         // to something else that was said.
-        if openFlight != best { return .confirm([best]) }
+        if configuration.checksWithOpenGrammar, openFlight != best { return .confirm([best]) }
         return .accepted(best)
     }
 
@@ -264,11 +277,6 @@ public final class FlightRecognizer {
         let thresholds = configuration.thresholds
         return 1 / (1 + exp(-(ratio - thresholds.confidenceMidpoint) / thresholds.confidenceScale))
     }
-
-    /// The phone loop's acoustic score per speech frame in the last decode (development aid).
-    var lastPhoneLoopScorePerFrame = 0.0
-    /// The open grammar's hypothesis in the last decode (development aid).
-    var lastOpenHypothesis = ""
 
     /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".
     static func baseWord(_ word: String) -> String {

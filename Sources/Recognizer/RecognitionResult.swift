@@ -54,6 +54,8 @@ public struct RecognitionResult: Sendable {
     public let openGrammarFlight: FlightNumber?
     /// Log-likelihood ratio per speech frame, grammar path minus free phone loop; nil without speech.
     public let logLikelihoodRatio: Double?
+    /// The log-likelihood ratio per frame over only the words that name the flight (airline and number).
+    public let flightWordsRatio: Double?
     /// The lowest log-likelihood ratio per frame of any single word: the worst-fitting word; nil without speech.
     public let lowestWordRatio: Double?
     /// Speech frames (1/100 s) between the first and the last word.

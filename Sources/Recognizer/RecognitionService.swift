@@ -1,5 +1,6 @@
-import Foundation
+import AudioInput
 import FlightCore
+import Foundation
 
 /// A `Sendable` front for one `FlightRecognizer`: an actor whose jobs all run on one dedicated thread.
 ///
@@ -25,6 +26,11 @@ public actor RecognitionService {
     /// Decodes a whole clip (16 kHz mono) as one utterance.
     public func recognize(samples: [Int16]) throws -> RecognitionResult {
         try recognizer.recognize(samples: samples)
+    }
+
+    /// Decodes a whole decoded clip as one utterance.
+    public func recognize(_ clip: AudioClip) throws -> RecognitionResult {
+        try recognizer.recognize(clip)
     }
 
     /// Switches to a new day's flights.

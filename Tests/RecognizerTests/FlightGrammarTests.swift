@@ -51,10 +51,9 @@ struct FlightGrammarTests {
     @Test("every grammar word is one the shared vocabulary or the airline directory explains")
     func vocabularyIsReadable() {
         let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
-        let base = Set(FlightGrammar.words(inJSGF: FlightGrammar.baseGrammar))
         let names = Set(TestFlights.airlines.airlines.flatMap { $0.allSpokenNames.flatMap(FlightGrammar.nameWords) })
         for word in grammar.words {
-            let known = base.contains(word) || names.contains(word) || SpokenVocabulary.value(ofNumberWord: word) != nil
+            let known = SpokenVocabulary.carrierWords.contains(word.replacingOccurrences(of: "'", with: "")) || names.contains(word) || SpokenVocabulary.value(ofNumberWord: word) != nil
                 || SpokenVocabulary.letter(ofSpelledWord: word) != nil || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight"].contains(word)
                 || SpokenVocabulary.repeaters[word] != nil
             #expect(known, "\(word) is not in the shared vocabulary")
@@ -67,5 +66,30 @@ struct FlightGrammarTests {
         #expect(Pronouncer.phones(for: "speedbird") { dictionary[$0] } == "S P IY D B ER D")
         #expect(Pronouncer.phones(for: "klm") { dictionary[$0] } == "K EY EH L EH M")
         #expect(Pronouncer.phones(for: "shamrock") { dictionary[$0] } == "SH AE M R AA K")
+    }
+}
+
+@Suite("Grammar and normalizer agree")
+struct GrammarNormalizerAgreementTests {
+    @Test("the normalizer reads every spoken form the grammar generates as the same flight")
+    func normalizerReadsGrammarForms() {
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        let normalizer = SpokenFlightNormalizer(airlines: TestFlights.airlines)
+        var checked = 0
+        for flight in TestFlights.vocabulary.flights {
+            let airline = TestFlights.airlines.airline(iata: flight.airline)
+            for name in FlightGrammar.namePhrases(code: flight.airline, airline: airline) {
+                for form in SpokenNumberForms.forms(of: flight.number) {
+                    for phrase in [name + form, [.word("what's"), .word("the"), .word("gate"), .word("for")] + name + form + [.word("please")]] {
+                        let text = FlightGrammar.spellings(of: phrase).first!.joined(separator: " ")
+                        #expect(grammar.flights(in: text) == [flight], "grammar reading of \(text)")
+                        let best = normalizer.normalize(text).best?.flight
+                        #expect(best == flight, "normalizer read \(text) as \(best?.canonical ?? "nothing")")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
     }
 }

@@ -1,3 +1,4 @@
+import AudioInput
 import FlightCore
 import Foundation
 @testable import Recognizer
@@ -17,7 +18,7 @@ enum TestFlights {
     static var fixtures: String { Bundle.module.resourceURL!.appendingPathComponent("Fixtures").path }
 
     /// Samples of a fixture, 16 kHz mono.
-    static func samples(_ name: String) throws -> [Int16] { try WAVReader.samples(path: fixtures + "/" + name) }
+    static func samples(_ name: String) throws -> [Int16] { try AudioFileDecoder.decode(path: fixtures + "/" + name).samples }
 
     /// The fixtures manifest: file, expected flight (nil for none), text.
     static func manifest() throws -> [(file: String, flight: FlightNumber?, text: String)] {

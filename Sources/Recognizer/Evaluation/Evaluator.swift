@@ -1,3 +1,4 @@
+import AudioInput
 import FlightCore
 import Foundation
 import Synchronization
@@ -12,6 +13,8 @@ public struct ClipOutcome: Sendable {
     public let transcript: String
     /// Log-likelihood ratio per frame of the best path, when there was speech.
     public let logLikelihoodRatio: Double?
+    /// Log-likelihood ratio per frame over the words that name the flight.
+    public let flightWordsRatio: Double?
     /// Utterance confidence, 0...1.
     public let confidence: Double
     /// Audio length in seconds.
@@ -155,13 +158,13 @@ public enum Evaluator {
     /// Reads a clip as 16 kHz mono samples.
     public typealias AudioLoader = @Sendable (String) throws -> [Int16]
 
-    /// The built-in WAV reader (PCM WAV at any rate, converted to 16 kHz mono).
-    public static let wavLoader: AudioLoader = { path in try WAVReader.samples(path: path) }
+    /// AudioInput's decoder: WAV, FLAC, Ogg, MP3, M4A at any rate, converted to 16 kHz mono.
+    public static let fileLoader: AudioLoader = { path in try AudioFileDecoder.decode(path: path).samples }
 
     /// Evaluates `manifest` against `vocabulary` with `jobs` worker threads, grouping totals by `groupBy` columns.
     public static func run(manifest: EvaluationManifest, vocabulary: FlightVocabulary,
                            configuration: RecognizerConfiguration = RecognizerConfiguration(), jobs: Int = 2,
-                           groupBy: [String] = [], loadAudio: @escaping AudioLoader = wavLoader) throws -> EvaluationReport {
+                           groupBy: [String] = [], loadAudio: @escaping AudioLoader = fileLoader) throws -> EvaluationReport {
         try configuration.validate()
         let clock = ContinuousClock()
         let started = clock.now
@@ -211,10 +214,10 @@ public enum Evaluator {
             let samples = try loadAudio(entry.path)
             let result = try recognizer.recognize(samples: samples)
             return ClipOutcome(entry: entry, decision: result.decision, transcript: result.transcript.text,
-                               logLikelihoodRatio: result.logLikelihoodRatio, confidence: result.confidence,
+                               logLikelihoodRatio: result.logLikelihoodRatio, flightWordsRatio: result.flightWordsRatio, confidence: result.confidence,
                                audioSeconds: result.audioDuration, decodeSeconds: result.decodeSeconds, error: nil)
         } catch {
-            return ClipOutcome(entry: entry, decision: nil, transcript: "", logLikelihoodRatio: nil, confidence: 0,
+            return ClipOutcome(entry: entry, decision: nil, transcript: "", logLikelihoodRatio: nil, flightWordsRatio: nil, confidence: 0,
                                audioSeconds: 0, decodeSeconds: 0, error: "\(entry.path): \(error)")
         }
     }

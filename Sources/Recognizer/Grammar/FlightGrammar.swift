@@ -95,8 +95,12 @@ public struct FlightGrammar: Sendable {
 
     /// The flights a recognized word sequence names, in order of appearance; several when it is ambiguous.
     public func flights(in hypothesis: String) -> [FlightNumber] {
-        let words = hypothesis.lowercased().split(separator: " ").map(String.init)
-        var found: [FlightNumber] = []
+        readings(of: hypothesis.lowercased().split(separator: " ").map(String.init)).map(\.flight)
+    }
+
+    /// Each flight a word sequence names with the word positions that name it (airline through number).
+    func readings(of words: [String]) -> [(flight: FlightNumber, words: Range<Int>)] {
+        var found: [(flight: FlightNumber, words: Range<Int>)] = []
         for start in words.indices {
             for phrase in airlinePhrases where words[start...].starts(with: phrase.words) {
                 var numberStart = start + phrase.words.count
@@ -105,7 +109,7 @@ public struct FlightGrammar: Sendable {
                 for end in stride(from: words.count, to: numberStart, by: -1) {
                     if let number = table[words[numberStart..<end].joined(separator: " ")],
                        let flight = FlightNumber(airline: phrase.airline, number: number) {
-                        if !found.contains(flight) { found.append(flight) }
+                        if !found.contains(where: { $0.flight == flight }) { found.append((flight, start..<end)) }
                         break
                     }
                 }
