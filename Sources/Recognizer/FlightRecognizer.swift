@@ -230,17 +230,17 @@ public final class FlightRecognizer {
                            end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
         }
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
-        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(ratio), alternatives: alternatives)
+        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio), alternatives: alternatives)
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, openFlight: openFlight, candidates: candidates, ratio: ratio, hypothesisScore: hypothesis.score,
+        let decision = decide(flights: flights, openFlight: openFlight, candidates: candidates, ratio: flightRatio, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, open: openFlight)
     }
 
-    /// Accept, confirm or reject from the flights read, the fit ratio and the competing n-best hypotheses.
+    /// Accept, confirm or reject from the flights read, the fit ratio of the flight's words and competing hypotheses.
     private func decide(flights: [FlightNumber], openFlight: FlightNumber?, candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
                         nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds

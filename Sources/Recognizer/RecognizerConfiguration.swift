@@ -55,6 +55,9 @@ public struct RecognizerConfiguration: Sendable {
     /// Applied to the samples before decoding (denoising, gain); identity by default.
     public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()
 
+    /// Further decoder arguments, name and value ("-remove_noise", "no"), applied last; for experiments.
+    public var additionalArguments: [String: String] = [:]
+
     /// Echo the library's log to standard error (it is silenced otherwise).
     public var verbose: Bool = false
 
@@ -78,8 +81,9 @@ public struct RecognizerConfiguration: Sendable {
         guard FileManager.default.fileExists(atPath: acousticModel, isDirectory: &isFolder), isFolder.boolValue else {
             throw RecognizerError(operation: "load acoustic model", context: "no acoustic model folder at \(acousticModel); pass --model DIR or install pocketsphinx-en-us")
         }
-        guard FileManager.default.fileExists(atPath: acousticModel + "/mdef") else {
-            throw RecognizerError(operation: "load acoustic model", context: "\(acousticModel) has no 'mdef': not a PocketSphinx acoustic model folder")
+        // The library exits the process on a broken model, so check what it will open first.
+        for file in ["mdef", "means", "variances", "transition_matrices"] where !FileManager.default.fileExists(atPath: acousticModel + "/" + file) {
+            throw RecognizerError(operation: "load acoustic model", context: "\(acousticModel) has no '\(file)': not a PocketSphinx acoustic model folder")
         }
         guard FileManager.default.fileExists(atPath: dictionary) else {
             throw RecognizerError(operation: "load dictionary", context: "no pronunciation dictionary at \(dictionary); pass --dict FILE")
@@ -94,20 +98,27 @@ public struct RecognizerConfiguration: Sendable {
         [("-hmm", acousticModel), ("-dict", dictionary), ("-samprate", String(sampleRate)),
          ("-beam", "\(beam)"), ("-pbeam", "\(phoneBeam)"), ("-wbeam", "\(wordBeam)"),
          ("-lw", "\(languageWeight)"), ("-wip", "\(wordInsertionPenalty)")]
+            + additionalArguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
 
-/// Where the recognizer accepts, asks to confirm or rejects. Scores are per speech frame in the decoder's log base
-/// (scaled acoustic scores), compared between the grammar path and a free phone loop over the same frames.
+/// Where the recognizer accepts, asks to confirm or rejects.
+///
+/// The measure is a log-likelihood ratio per frame: the acoustic score of the grammar's best path minus that of a
+/// free phone loop over the same frames (in the decoder's scaled log base), taken over the words that name the
+/// flight (`RecognitionResult.flightWordsRatio`). 0 means the flight words fit as well as any phone sequence could;
+/// more negative is a worse fit. The defaults were chosen on synthetic clips made by `make-devset.py` (seven
+/// espeak-ng voices not used elsewhere, pink noise and babble at 20/10/5 dB, out-of-domain sentences, noise alone):
+/// `acceptRatio` is the loosest value at which at most about 5% of those clips got a wrong flight.
 public struct RecognitionThresholds: Sendable, Hashable {
-    /// Log-likelihood ratio (grammar minus phone loop, per frame) at or above which a clear flight is accepted.
-    public var acceptRatio: Double = -120
-    /// Ratio below which the utterance is rejected as not a flight; between reject and accept the traveller confirms.
-    public var rejectRatio: Double = -220
-    /// Ratio mapped to confidence 0.5 by the logistic calibration.
-    public var confidenceMidpoint: Double = -170
-    /// Ratio units per e-fold of the logistic calibration (larger is flatter).
-    public var confidenceScale: Double = 40
+    /// Ratio at or above which a flight is accepted without asking.
+    public var acceptRatio: Double = -38
+    /// Ratio below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
+    public var rejectRatio: Double = -55
+    /// Ratio mapped to confidence 0.5 by the logistic calibration (the accept threshold).
+    public var confidenceMidpoint: Double = -38
+    /// Ratio units per e-fold of the logistic calibration (6 puts confidence ≈0.05 at the reject threshold).
+    public var confidenceScale: Double = 6
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
     /// a different flight make the answer ambiguous: confirm instead of accept.
     public var ambiguityMargin: Double = 3000

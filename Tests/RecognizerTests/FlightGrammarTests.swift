@@ -15,7 +15,7 @@ struct FlightGrammarTests {
         let generated = String(grammar.jsgf.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { !$0.hasPrefix("// Generated") }.joined(separator: "\n"))
         let golden = try String(contentsOfFile: TestFlights.fixtures + "/tiny-grammar.golden.jsgf", encoding: .utf8)
-        #expect(generated == golden.trimmingCharacters(in: .newlines))
+        #expect(generated.trimmingCharacters(in: .newlines) == golden.trimmingCharacters(in: .newlines))
         #expect(grammar.jsgf.hasPrefix(FlightGrammar.baseGrammar.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 

@@ -106,7 +106,7 @@ public struct FlightGrammar: Sendable {
                 var numberStart = start + phrase.words.count
                 if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
                 guard let table = numberReadings[phrase.airline] else { continue }
-                for end in stride(from: words.count, to: numberStart, by: -1) {
+                for end in stride(from: words.count, to: numberStart, by: -1) where end == words.count || !Self.continuesNumber(words[end]) {
                     if let number = table[words[numberStart..<end].joined(separator: " ")],
                        let flight = FlightNumber(airline: phrase.airline, number: number) {
                         if !found.contains(where: { $0.flight == flight }) { found.append((flight, start..<end)) }
@@ -116,6 +116,12 @@ public struct FlightGrammar: Sendable {
             }
         }
         return found
+    }
+
+    /// True for a word that would continue a number ("one", "hundred", "double"): a reading must not stop before it.
+    static func continuesNumber(_ word: String) -> Bool {
+        SpokenVocabulary.value(ofNumberWord: word) != nil || SpokenVocabulary.repeaters[word] != nil
+            || word == SpokenVocabulary.hundred || word == SpokenVocabulary.thousand
     }
 
     /// The ways to name an airline: its code spelled (letters or NATO words, digits), its ICAO code spelled, and
