@@ -15,17 +15,21 @@ public final class FlightRecognizer {
     public let configuration: RecognizerConfiguration
     /// The grammar in use (today's flights).
     public private(set) var grammar: FlightGrammar
-    private var openGrammar: OpenFlightGrammar
     /// The vocabulary the grammar was built from.
     public private(set) var vocabulary: FlightVocabulary
     /// Words that were missing from the dictionary and got derived pronunciations, word → phones.
     public private(set) var addedPronunciations: [String: String] = [:]
 
+    /// Decodes each whole utterance with the flight grammar.
     private let decoder: PocketSphinxDecoder
+    /// Decodes audio as it streams in, for events only; created on first use. Kept apart from `decoder` because
+    /// feeding an utterance piecewise switches the library's cepstral normalization to a running estimate that
+    /// would carry over into later whole-utterance decodes.
+    private var liveDecoder: PocketSphinxDecoder?
+    private var liveSearchName: String?
     private let phoneLoop: PocketSphinxDecoder
     private var normalizer: SpokenFlightNormalizer
     private var searchName: String?
-    private var openSearchName: String?
     private var searchGeneration = 0
 
     // The utterance in progress.
@@ -42,7 +46,6 @@ public final class FlightRecognizer {
         self.configuration = configuration
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
-        openGrammar = OpenFlightGrammar(vocabulary: vocabulary, baseGrammar: FlightGrammar.baseGrammar)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
         phoneLoop = try PocketSphinxDecoder(
@@ -62,30 +65,41 @@ public final class FlightRecognizer {
         reset()
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
-        openGrammar = OpenFlightGrammar(vocabulary: vocabulary, baseGrammar: FlightGrammar.baseGrammar)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         try installGrammar()
     }
 
     private func installGrammar() throws {
+        searchGeneration += 1
+        searchName = try install(on: decoder, replacing: searchName)
+        if let liveDecoder { liveSearchName = try install(on: liveDecoder, replacing: liveSearchName) }
+    }
+
+    /// Adds the grammar's missing words to `target`'s dictionary and activates the grammar under a new search name
+    /// (reusing a name for a new grammar crashed this library version); returns that name.
+    private func install(on target: PocketSphinxDecoder, replacing old: String?) throws -> String {
         var added: [String: String] = [:]
-        let missing = Set(grammar.words + openGrammar.words).sorted().filter { decoder.pronunciation(of: $0) == nil }
+        let missing = grammar.words.filter { target.pronunciation(of: $0) == nil }
         for word in missing {
-            let phones = Pronouncer.phones(for: word) { decoder.pronunciation(of: $0) }
-            added[word] = phones
+            added[word] = addedPronunciations[word] ?? Pronouncer.phones(for: word) { target.pronunciation(of: $0) }
         }
         for (index, word) in missing.enumerated() {
-            try decoder.addWord(word, phones: added[word]!, update: index == missing.count - 1)
+            try target.addWord(word, phones: added[word]!, update: index == missing.count - 1)
         }
         addedPronunciations.merge(added) { _, new in new }
-        searchGeneration += 1
-        let name = "flights\(searchGeneration)", openName = "open\(searchGeneration)"
-        try decoder.useGrammar(openGrammar.jsgf, name: openName)
-        try decoder.useGrammar(grammar.jsgf, name: name)
-        if let old = searchName { decoder.removeSearch(old) }
-        if let old = openSearchName { decoder.removeSearch(old) }
-        searchName = name
-        openSearchName = openName
+        let name = "flights\(searchGeneration)"
+        try target.useGrammar(grammar.jsgf, name: name)
+        if let old { target.removeSearch(old) }
+        return name
+    }
+
+    /// The streaming decoder, created with the current grammar on first use.
+    private func streamingDecoder() throws -> PocketSphinxDecoder {
+        if let liveDecoder { return liveDecoder }
+        let created = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
+        liveSearchName = try install(on: created, replacing: nil)
+        liveDecoder = created
+        return created
     }
 
     // MARK: Streaming
@@ -99,19 +113,20 @@ public final class FlightRecognizer {
         let step = max(1, configuration.streamingStepSamples)
         do {
             while buffered.count - liveFed >= step {
+                let live = try streamingDecoder()
                 if !liveStarted {
-                    try decoder.startUtterance()
+                    try live.startUtterance()
                     liveStarted = true
                 }
                 try buffered.withUnsafeBufferPointer { all in
-                    try decoder.process(UnsafeBufferPointer(rebasing: all[liveFed..<liveFed + step]), wholeUtterance: false)
+                    try live.process(UnsafeBufferPointer(rebasing: all[liveFed..<liveFed + step]), wholeUtterance: false)
                 }
                 liveFed += step
-                if !liveInSpeech, decoder.inSpeech {
+                if !liveInSpeech, live.inSpeech {
                     liveInSpeech = true
                     events.append(.speechStarted(at: Double(liveFed - step) / Double(configuration.sampleRate)))
                 }
-                if let text = decoder.hypothesis()?.text, !text.isEmpty, text != lastPartial {
+                if let text = live.hypothesis()?.text, !text.isEmpty, text != lastPartial {
                     lastPartial = text
                     events.append(.partial(text))
                 }
@@ -127,14 +142,14 @@ public final class FlightRecognizer {
         defer { reset() }
         if liveStarted {
             liveStarted = false
-            try? decoder.endUtterance()
+            try? liveDecoder?.endUtterance()
         }
         return try decodeWhole(buffered)
     }
 
     /// Forgets the utterance in progress.
     public func reset() {
-        if liveStarted { try? decoder.endUtterance() }
+        if liveStarted { try? liveDecoder?.endUtterance() }
         buffered = []
         liveFed = 0
         liveStarted = false
@@ -168,9 +183,9 @@ public final class FlightRecognizer {
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
-                    lowestWord: Double? = nil, frames: Int = 0, open: FlightNumber? = nil) -> RecognitionResult {
+                    lowestWord: Double? = nil, frames: Int = 0) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, openGrammarFlight: open, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -188,13 +203,6 @@ public final class FlightRecognizer {
         }
         let span = first.startFrame...last.endFrame
         let flights = grammar.flights(in: hypothesis.text)
-        var openFlight: FlightNumber?
-        if configuration.checksWithOpenGrammar, !flights.isEmpty, let searchName, let openSearchName {
-            try decoder.activate(openSearchName)
-            defer { try? decoder.activate(searchName) }
-            try decodeUtterance(decoder, samples)
-            openFlight = decoder.hypothesis().flatMap { openGrammar.flight(in: $0.text) }
-        }
         try decodeUtterance(phoneLoop, samples)
         let phones = phoneLoop.segments()
 
@@ -234,14 +242,14 @@ public final class FlightRecognizer {
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, openFlight: openFlight, candidates: candidates, ratio: flightRatio, hypothesisScore: hypothesis.score,
+        let decision = decide(flights: flights, candidates: candidates, ratio: flightRatio, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
-                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, open: openFlight)
+                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames)
     }
 
     /// Accept, confirm or reject from the flights read, the fit ratio of the flight's words and competing hypotheses.
-    private func decide(flights: [FlightNumber], openFlight: FlightNumber?, candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
+    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
                         nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
@@ -255,9 +263,6 @@ public final class FlightRecognizer {
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
         if ratio < thresholds.acceptRatio { return .confirm([best]) }
-        // The open grammar heard another flight (or none): the forced answer may be the nearest of today's flights
-        // to something else that was said.
-        if configuration.checksWithOpenGrammar, openFlight != best { return .confirm([best]) }
         return .accepted(best)
     }
 

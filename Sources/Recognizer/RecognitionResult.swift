@@ -49,9 +49,6 @@ public struct RecognitionResult: Sendable {
     public let alternativeCandidates: [[FlightCandidate]]
     /// The flights the best hypothesis names by the grammar that produced it (usually one).
     public let grammarFlights: [FlightNumber]
-    /// The flight heard by the open grammar (any airline of the day, any number); nil when it heard none. When it
-    /// differs from `grammarFlights.first`, the answer is at best confirmed.
-    public let openGrammarFlight: FlightNumber?
     /// Log-likelihood ratio per speech frame, grammar path minus free phone loop; nil without speech.
     public let logLikelihoodRatio: Double?
     /// The log-likelihood ratio per frame over only the words that name the flight (airline and number).

@@ -40,11 +40,6 @@ public struct RecognizerConfiguration: Sendable {
     /// How many n-best entries to visit at most (the iterator repeats entries).
     public var nbestVisitLimit: Int = 60
 
-    /// Also decode with an open grammar (today's airlines, any number) and accept only when both agree. Off: on
-    /// synthetic development clips the open decode disagreed even on most correct answers (it turns trailing noise
-    /// into extra digits), costing far more right answers than wrong ones.
-    public var checksWithOpenGrammar = false
-
     /// Decision thresholds.
     public var thresholds = RecognitionThresholds()
 

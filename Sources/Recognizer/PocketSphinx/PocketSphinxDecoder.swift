@@ -109,8 +109,10 @@ final class PocketSphinxDecoder {
         _ = LibraryLog.capturing(verbose: verbose) { ps_unset_search(handle, name) }
     }
 
-    /// Starts an utterance.
-    func startUtterance() throws {
+    /// Starts an utterance. With `freshStream`, first resets the front end's noise and voice-activity estimates,
+    /// which otherwise carry over from earlier utterances and make results depend on what was decoded before.
+    func startUtterance(freshStream: Bool = true) throws {
+        if freshStream { try check("start stream") { ps_start_stream(handle) } }
         try check("start utterance") { ps_start_utt(handle) }
     }
 
