@@ -183,9 +183,9 @@ public final class FlightRecognizer {
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
-                    lowestWord: Double? = nil, frames: Int = 0) -> RecognitionResult {
+                    lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, audioDuration: duration,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -237,19 +237,22 @@ public final class FlightRecognizer {
             RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
                            end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
         }
+        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, speechFrames: wordSegments.map { $0.startFrame...max($0.startFrame, $0.endFrame) },
+                                                          samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio), alternatives: alternatives)
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, candidates: candidates, ratio: flightRatio, hypothesisScore: hypothesis.score,
+        let decision = decide(flights: flights, candidates: candidates, ratio: flightRatio,
+                              acceptAt: thresholds.acceptRatio(signalToNoise: signalToNoise), hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
-                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames)
+                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise)
     }
 
     /// Accept, confirm or reject from the flights read, the fit ratio of the flight's words and competing hypotheses.
-    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, hypothesisScore: Int32,
+    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, acceptAt acceptRatio: Double, hypothesisScore: Int32,
                         nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
@@ -262,7 +265,7 @@ public final class FlightRecognizer {
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
-        if ratio < thresholds.acceptRatio { return .confirm([best]) }
+        if ratio < acceptRatio { return .confirm([best]) }
         return .accepted(best)
     }
 
@@ -322,6 +325,31 @@ extension Duration {
 
 /// Loudness measures on 16-bit samples.
 enum AudioLevel {
+    /// Estimated signal-to-noise ratio in dB: mean power of the frames inside words over the mean power of the
+    /// frames outside them (or of the quietest tenth of frames when fewer than `minimumNoiseFrames` lie outside).
+    static func signalToNoiseRatio(_ samples: [Int16], speechFrames: [ClosedRange<Int>], samplesPerFrame: Int) -> Double? {
+        let frameCount = samples.count / samplesPerFrame
+        guard frameCount > 0, !speechFrames.isEmpty else { return nil }
+        var isSpeech = [Bool](repeating: false, count: frameCount)
+        for range in speechFrames { for frame in range where frame >= 0 && frame < frameCount { isSpeech[frame] = true } }
+        var powers = [Double](repeating: 0, count: frameCount)
+        for frame in 0..<frameCount {
+            var sum = 0.0
+            for sample in samples[frame * samplesPerFrame..<(frame + 1) * samplesPerFrame] { sum += Double(sample) * Double(sample) }
+            powers[frame] = sum / Double(samplesPerFrame) + 1e-3
+        }
+        let speech = zip(powers, isSpeech).filter(\.1).map(\.0)
+        var noise = zip(powers, isSpeech).filter { !$0.1 }.map(\.0)
+        if noise.count < minimumNoiseFrames { noise = Array(powers.sorted().prefix(max(1, frameCount / 10))) }
+        guard !speech.isEmpty, !noise.isEmpty else { return nil }
+        let speechPower = speech.reduce(0, +) / Double(speech.count)
+        let noisePower = noise.reduce(0, +) / Double(noise.count)
+        return 10 * log10(speechPower / noisePower)
+    }
+
+    /// Frames outside words needed to measure the noise there (20 = 0.2 s).
+    static let minimumNoiseFrames = 20
+
     /// Window for the loudness measure, in seconds.
     static let windowSeconds = 0.1
 

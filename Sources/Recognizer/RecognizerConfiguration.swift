@@ -104,10 +104,29 @@ public struct RecognizerConfiguration: Sendable {
 /// flight (`RecognitionResult.flightWordsRatio`). 0 means the flight words fit as well as any phone sequence could;
 /// more negative is a worse fit. The defaults were chosen on synthetic clips made by `make-devset.py` (seven
 /// espeak-ng voices not used elsewhere, pink noise and babble at 20/10/5 dB, out-of-domain sentences, noise alone):
-/// `acceptRatio` is the loosest value at which at most about 5% of those clips got a wrong flight.
+/// In each band of estimated signal-to-noise ratio, the accept threshold is about the loosest value at which at most
+/// 5% of those clips got a wrong flight: clean audio tolerates a looser fit than noisy audio, where the grammar's
+/// forced path fits noise about as well as speech.
 public struct RecognitionThresholds: Sendable, Hashable {
-    /// Ratio at or above which a flight is accepted without asking.
+    /// Ratio at or above which a flight is accepted without asking, at moderate noise (between `noisySignal` and
+    /// `cleanSignal`).
     public var acceptRatio: Double = -38
+    /// Accept threshold for clean audio (estimated SNR at or above `cleanSignal`).
+    public var acceptRatioClean: Double = -46
+    /// Accept threshold for noisy audio (estimated SNR below `noisySignal`).
+    public var acceptRatioNoisy: Double = -34
+    /// Estimated SNR (dB) from which audio counts as clean.
+    public var cleanSignal: Double = 30
+    /// Estimated SNR (dB) below which audio counts as noisy.
+    public var noisySignal: Double = 10
+
+    /// The accept threshold for audio with the estimated signal-to-noise ratio (dB); `acceptRatio` when unknown.
+    public func acceptRatio(signalToNoise: Double?) -> Double {
+        guard let signalToNoise else { return acceptRatio }
+        if signalToNoise >= cleanSignal { return acceptRatioClean }
+        if signalToNoise < noisySignal { return acceptRatioNoisy }
+        return acceptRatio
+    }
     /// Ratio below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
     public var rejectRatio: Double = -55
     /// Ratio mapped to confidence 0.5 by the logistic calibration (the accept threshold).

@@ -25,7 +25,7 @@ func evaluateManifest() throws {
         for outcome in report.outcomes {
             let ratio = outcome.logLikelihoodRatio.map { String(format: "%.1f", $0) } ?? "-"
             let flightRatio = outcome.flightWordsRatio.map { String(format: "%.1f", $0) } ?? "-"
-            print("CLIP\t\(outcome.entry.expected?.canonical ?? "")\t\(outcome.decision.map { "\($0)" } ?? "error")\t\(ratio)\t\(outcome.isCorrect)\t\(outcome.isFalseAccept)\t\(outcome.entry.columns["condition"] ?? "")\t\(outcome.entry.columns["kind"] ?? "")\t\(outcome.transcript)\t\(flightRatio)")
+            print("CLIP\t\(outcome.entry.expected?.canonical ?? "")\t\(outcome.decision.map { "\($0)" } ?? "error")\t\(ratio)\t\(outcome.isCorrect)\t\(outcome.isFalseAccept)\t\(outcome.entry.columns["condition"] ?? "")\t\(outcome.entry.columns["kind"] ?? "")\t\(outcome.transcript)\t\(flightRatio)\t\(outcome.signalToNoiseRatio.map { String(format: "%.1f", $0) } ?? "-")")
         }
     }
     print(report.rendered())

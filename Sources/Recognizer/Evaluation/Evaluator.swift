@@ -15,6 +15,8 @@ public struct ClipOutcome: Sendable {
     public let logLikelihoodRatio: Double?
     /// Log-likelihood ratio per frame over the words that name the flight.
     public let flightWordsRatio: Double?
+    /// Estimated signal-to-noise ratio in dB.
+    public let signalToNoiseRatio: Double?
     /// Utterance confidence, 0...1.
     public let confidence: Double
     /// Audio length in seconds.
@@ -214,10 +216,10 @@ public enum Evaluator {
             let samples = try loadAudio(entry.path)
             let result = try recognizer.recognize(samples: samples)
             return ClipOutcome(entry: entry, decision: result.decision, transcript: result.transcript.text,
-                               logLikelihoodRatio: result.logLikelihoodRatio, flightWordsRatio: result.flightWordsRatio, confidence: result.confidence,
+                               logLikelihoodRatio: result.logLikelihoodRatio, flightWordsRatio: result.flightWordsRatio, signalToNoiseRatio: result.signalToNoiseRatio, confidence: result.confidence,
                                audioSeconds: result.audioDuration, decodeSeconds: result.decodeSeconds, error: nil)
         } catch {
-            return ClipOutcome(entry: entry, decision: nil, transcript: "", logLikelihoodRatio: nil, flightWordsRatio: nil, confidence: 0,
+            return ClipOutcome(entry: entry, decision: nil, transcript: "", logLikelihoodRatio: nil, flightWordsRatio: nil, signalToNoiseRatio: nil, confidence: 0,
                                audioSeconds: 0, decodeSeconds: 0, error: "\(entry.path): \(error)")
         }
     }
