@@ -237,8 +237,7 @@ public final class FlightRecognizer {
             RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
                            end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
         }
-        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, speechFrames: wordSegments.map { $0.startFrame...max($0.startFrame, $0.endFrame) },
-                                                          samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
+        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio), alternatives: alternatives)
 
@@ -325,30 +324,26 @@ extension Duration {
 
 /// Loudness measures on 16-bit samples.
 enum AudioLevel {
-    /// Estimated signal-to-noise ratio in dB: mean power of the frames inside words over the mean power of the
-    /// frames outside them (or of the quietest tenth of frames when fewer than `minimumNoiseFrames` lie outside).
-    static func signalToNoiseRatio(_ samples: [Int16], speechFrames: [ClosedRange<Int>], samplesPerFrame: Int) -> Double? {
+    /// Estimated signal-to-noise ratio in dB: the power of the loud frames (90th percentile of 10 ms frames) over
+    /// that of the quiet ones (10th percentile). Independent of the decoder's segmentation; it underestimates when a
+    /// clip holds no pause at all, which only makes the decision stricter.
+    static func signalToNoiseRatio(_ samples: [Int16], samplesPerFrame: Int) -> Double? {
         let frameCount = samples.count / samplesPerFrame
-        guard frameCount > 0, !speechFrames.isEmpty else { return nil }
-        var isSpeech = [Bool](repeating: false, count: frameCount)
-        for range in speechFrames { for frame in range where frame >= 0 && frame < frameCount { isSpeech[frame] = true } }
-        var powers = [Double](repeating: 0, count: frameCount)
-        for frame in 0..<frameCount {
+        guard frameCount >= 10 else { return nil }
+        let powers = (0..<frameCount).map { frame -> Double in
             var sum = 0.0
             for sample in samples[frame * samplesPerFrame..<(frame + 1) * samplesPerFrame] { sum += Double(sample) * Double(sample) }
-            powers[frame] = sum / Double(samplesPerFrame) + 1e-3
-        }
-        let speech = zip(powers, isSpeech).filter(\.1).map(\.0)
-        var noise = zip(powers, isSpeech).filter { !$0.1 }.map(\.0)
-        if noise.count < minimumNoiseFrames { noise = Array(powers.sorted().prefix(max(1, frameCount / 10))) }
-        guard !speech.isEmpty, !noise.isEmpty else { return nil }
-        let speechPower = speech.reduce(0, +) / Double(speech.count)
-        let noisePower = noise.reduce(0, +) / Double(noise.count)
-        return 10 * log10(speechPower / noisePower)
+            return sum / Double(samplesPerFrame) + 1e-3
+        }.sorted()
+        let quiet = powers[frameCount * quietPercentile / 100]
+        let loud = powers[min(frameCount - 1, frameCount * loudPercentile / 100)]
+        return 10 * log10(loud / quiet)
     }
 
-    /// Frames outside words needed to measure the noise there (20 = 0.2 s).
-    static let minimumNoiseFrames = 20
+    /// Percentile of frame power taken as the noise level.
+    static let quietPercentile = 10
+    /// Percentile of frame power taken as the speech level.
+    static let loudPercentile = 90
 
     /// Window for the loudness measure, in seconds.
     static let windowSeconds = 0.1

@@ -57,7 +57,7 @@ public struct RecognitionResult: Sendable {
     public let lowestWordRatio: Double?
     /// Speech frames (1/100 s) between the first and the last word.
     public let speechFrames: Int
-    /// Estimated signal-to-noise ratio in dB (word frames against the rest); nil without speech.
+    /// Estimated signal-to-noise ratio in dB (loud frames against quiet frames); nil without speech.
     public let signalToNoiseRatio: Double?
     /// Length of the audio in seconds.
     public let audioDuration: Double

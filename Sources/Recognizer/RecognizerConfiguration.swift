@@ -110,11 +110,11 @@ public struct RecognizerConfiguration: Sendable {
 public struct RecognitionThresholds: Sendable, Hashable {
     /// Ratio at or above which a flight is accepted without asking, at moderate noise (between `noisySignal` and
     /// `cleanSignal`).
-    public var acceptRatio: Double = -38
+    public var acceptRatio: Double = -36
     /// Accept threshold for clean audio (estimated SNR at or above `cleanSignal`).
-    public var acceptRatioClean: Double = -46
+    public var acceptRatioClean: Double = -44
     /// Accept threshold for noisy audio (estimated SNR below `noisySignal`).
-    public var acceptRatioNoisy: Double = -34
+    public var acceptRatioNoisy: Double = -30
     /// Estimated SNR (dB) from which audio counts as clean.
     public var cleanSignal: Double = 30
     /// Estimated SNR (dB) below which audio counts as noisy.
@@ -129,9 +129,9 @@ public struct RecognitionThresholds: Sendable, Hashable {
     }
     /// Ratio below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
     public var rejectRatio: Double = -55
-    /// Ratio mapped to confidence 0.5 by the logistic calibration (the accept threshold).
-    public var confidenceMidpoint: Double = -38
-    /// Ratio units per e-fold of the logistic calibration (6 puts confidence ≈0.05 at the reject threshold).
+    /// Ratio mapped to confidence 0.5 by the logistic calibration (the moderate-noise accept threshold).
+    public var confidenceMidpoint: Double = -36
+    /// Ratio units per e-fold of the logistic calibration (6 puts confidence ≈0.04 at the reject threshold).
     public var confidenceScale: Double = 6
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
     /// a different flight make the answer ambiguous: confirm instead of accept.
