@@ -103,7 +103,7 @@ public struct RecognizerConfiguration: Sendable {
 /// free phone loop over the same frames (in the decoder's scaled log base), taken over the words that name the
 /// flight (`RecognitionResult.flightWordsRatio`). 0 means the flight words fit as well as any phone sequence could;
 /// more negative is a worse fit. The defaults were chosen on synthetic clips made by `make-devset.py` (seven
-/// espeak-ng voices not used elsewhere, pink noise and babble at 20/10/5 dB, out-of-domain sentences, noise alone):
+/// espeak-ng voices not used elsewhere, pink noise and babble at 20/10/5 dB, out-of-domain sentences, noise alone).
 /// In each band of estimated signal-to-noise ratio, the accept threshold is about the loosest value at which at most
 /// 5% of those clips got a wrong flight: clean audio tolerates a looser fit than noisy audio, where the grammar's
 /// forced path fits noise about as well as speech.
@@ -127,6 +127,7 @@ public struct RecognitionThresholds: Sendable, Hashable {
         if signalToNoise < noisySignal { return acceptRatioNoisy }
         return acceptRatio
     }
+
     /// Ratio below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
     public var rejectRatio: Double = -55
     /// Ratio mapped to confidence 0.5 by the logistic calibration (the moderate-noise accept threshold).
@@ -134,13 +135,13 @@ public struct RecognitionThresholds: Sendable, Hashable {
     /// Ratio units per e-fold of the logistic calibration (6 puts confidence ≈0.04 at the reject threshold).
     public var confidenceScale: Double = 6
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
-    /// a different flight make the answer ambiguous: confirm instead of accept.
+    /// a different flight make the answer ambiguous: confirm instead of accept (only with `nbestLimit` > 0).
     public var ambiguityMargin: Double = 3000
     /// Fewer speech frames than this (1/100 s each) is no speech.
     public var minimumSpeechFrames: Int = 20
     /// Loudest 100 ms window below this level (dBFS) is silence, whatever the decoder says.
     public var silenceLevel: Double = -50
 
-    /// Default thresholds (chosen on synthetic clips, see the recognizer's README section in the report).
+    /// The default thresholds, chosen on synthetic development clips as described above.
     public init() {}
 }
