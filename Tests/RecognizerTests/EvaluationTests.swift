@@ -1,43 +1,76 @@
 import FlightCore
 import Foundation
-@testable import Recognizer
 import Testing
+@testable import Recognizer
 
-@Suite("Evaluation")
-struct EvaluationTests {
-    @Test("a manifest needs path and flight columns and keeps the rest for grouping")
-    func parsing() throws {
-        let manifest = try EvaluationManifest(text: "path\tflight\tcondition\na.wav\tLX40\tclean\n/abs/b.wav\t\tnoise\n", folder: "/clips")
-        #expect(manifest.entries.count == 2)
-        #expect(manifest.entries[0].path == "/clips/a.wav")
-        #expect(manifest.entries[0].expected == FlightNumber(parsing: "LX40"))
-        #expect(manifest.entries[1].path == "/abs/b.wav")
-        #expect(manifest.entries[1].expected == nil)
-        #expect(manifest.entries[1].columns["condition"] == "noise")
-        #expect(throws: EvaluationManifest.FormatError.self) { try EvaluationManifest(text: "file\tanswer\n", folder: "/") }
-        #expect(throws: EvaluationManifest.FormatError.self) { try EvaluationManifest(text: "path\tflight\nx.wav\tnot a flight\n", folder: "/") }
+@Suite struct EvaluationManifestTests {
+    @Test func readsPathsExpectedFlightsAndExtraColumns() throws {
+        let text = "path\tflight\tcondition\nclips/a.wav\tLX40\tclean\n/abs/b.wav\t\tnoflight\n\n"
+        let manifest = try EvaluationManifest(text: text, file: "m.tsv", folder: "/data")
+        #expect(manifest.columns == ["path", "flight", "condition"])
+        #expect(manifest.entries.map(\.resolvedPath) == ["/data/clips/a.wav", "/abs/b.wav"])
+        #expect(manifest.entries.map(\.expected?.canonical) == ["LX40", nil])
+        #expect(manifest.entries[1].columns["condition"] == "noflight")
     }
 
-    @Test("evaluating the fixtures with two workers counts answers and wrong flights")
-    func runsFixtures() throws {
-        let manifest = try EvaluationManifest(contentsOf: TestFlights.fixtures + "/fixtures.tsv")
-        let report = try Evaluator.run(manifest: manifest, vocabulary: TestFlights.vocabulary, jobs: 2, groupBy: ["flight"])
-        #expect(report.outcomes.count == manifest.entries.count)
-        #expect(report.outcomes.map(\.entry) == manifest.entries)
-        #expect(report.overall.clips == manifest.entries.count)
-        #expect(report.overall.errors == 0)
-        #expect(report.overall.falseAccepts == 0)
-        #expect(report.overall.accuracy > 0.7)
-        #expect(report.overall.realTimeFactor > 0)
-        #expect(report.rendered().contains("overall"))
-        #expect(report.groups.first?.column == "flight")
+    @Test(arguments: [
+        ("file\tflight\na\tLX40\n", "m.tsv:1: the header has no 'path' column (it has file, flight)"),
+        ("path\tflight\na.wav\n", "m.tsv:2: 1 fields where the header has 2"),
+        ("path\tflight\na.wav\tLX40\nb.wav\tforty\n", "m.tsv:3: 'forty' is not a flight number such as LX40"),
+        ("", "m.tsv:1: the manifest is empty"),
+    ])
+    func refusesABadManifestWithItsLine(text: String, message: String) {
+        do {
+            _ = try EvaluationManifest(text: text, file: "m.tsv", folder: "/")
+            Issue.record("accepted a bad manifest")
+        } catch {
+            #expect(String(describing: error) == message)
+        }
+    }
+}
+
+@Suite struct EvaluationOutcomeTests {
+    static let lx40 = FlightNumber(parsing: "LX40")!
+    static let lx42 = FlightNumber(parsing: "LX42")!
+    static let swiss = Airline(iata: "LX", icao: "SWR", name: "Swiss", callsign: nil)
+
+    static func answer(_ status: AnswerStatus, flight: FlightNumber? = nil, offering: [FlightNumber] = []) -> QueryAnswer {
+        let suggestions = offering.map { number in
+            FlightLookup(requested: number, flight: Flight(
+                number: number, airline: swiss, direction: .departure, airport: Airport(iata: "JFK", city: "New York"),
+                scheduled: Date(timeIntervalSince1970: 0), estimated: nil, terminal: nil, gate: nil, previousGate: nil, belt: nil,
+                status: .scheduled, codeshares: []))
+        }
+        return QueryAnswer(status: status, heard: "", flightNumber: flight, candidates: [], lookup: nil, suggestions: suggestions, message: nil)
     }
 
-    @Test("a clip that cannot be read is an error outcome, not a crash")
-    func unreadableClip() throws {
-        let manifest = try EvaluationManifest(text: "path\tflight\nmissing.wav\tLX40\n", folder: "/nonexistent")
-        let report = try Evaluator.run(manifest: manifest, vocabulary: TestFlights.vocabulary, jobs: 1)
-        #expect(report.overall.errors == 1)
-        #expect(report.outcomes.first?.error?.contains("missing.wav") == true)
+    @Test func classifiesEveryKindOfAnswer() {
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.found, flight: Self.lx40)) == .correct)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.found, flight: Self.lx42)) == .wrongFlight)
+        #expect(EvaluationOutcome(expected: nil, answer: Self.answer(.found, flight: Self.lx42)) == .wrongFlight)
+        #expect(EvaluationOutcome(expected: nil, answer: Self.answer(.noSpeech)) == .correct)
+        #expect(EvaluationOutcome(expected: nil, answer: Self.answer(.notUnderstood)) == .correct)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.notUnderstood)) == .notAnswered)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.notFound, flight: Self.lx42)) == .notAnswered)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.notUnderstood, offering: [Self.lx42, Self.lx40])) == .confirmIncludesExpected)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.notUnderstood, offering: [Self.lx42])) == .confirmWithoutExpected)
+        #expect(EvaluationOutcome(expected: nil, answer: Self.answer(.notUnderstood, offering: [Self.lx42])) == .confirmWithoutExpected)
+        #expect(EvaluationOutcome(expected: Self.lx40, answer: Self.answer(.error)) == .error)
+    }
+
+    @Test func talliesOverallAndPerGroup() throws {
+        let manifest = try EvaluationManifest(text: "path\tflight\tcondition\na\tLX40\tclean\nb\tLX40\tnoisy\nc\t\tnoisy\n", file: "m", folder: "/")
+        var report = EvaluationReport(groupColumns: ["condition"])
+        let answers = [Self.answer(.found, flight: Self.lx40), Self.answer(.found, flight: Self.lx42), Self.answer(.noSpeech)]
+        for (entry, answer) in zip(manifest.entries, answers) {
+            report.add(entry, report: ClipReport(path: entry.path, answer: answer, transcript: .empty, audioDuration: 2, processingSeconds: 0.5, error: nil))
+        }
+        #expect(report.overall.clips == 3)
+        #expect(report.overall.count(.correct) == 2)
+        #expect(report.overall.count(.wrongFlight) == 1)
+        #expect(report.overall.realTimeFactor == 0.25)
+        #expect(report.groups["condition"]?["clean"]?.exactAccuracy == 1)
+        #expect(report.groups["condition"]?["noisy"]?.rate(.wrongFlight) == 0.5)
+        #expect(report.misses.map(\.entry.path) == ["b"])
     }
 }

@@ -26,6 +26,8 @@ struct ParsedArguments: Sendable {
 
     /// True when the flag was given.
     func has(_ key: String) -> Bool { flags.contains(key) }
+    /// Every value given for a repeatable option, in order.
+    func values(of key: String) -> [String] { values[key] ?? [] }
     /// The last value given for an option.
     func value(_ key: String) -> String? { values[key]?.last }
 

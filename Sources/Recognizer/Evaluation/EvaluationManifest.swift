@@ -1,73 +1,73 @@
 import FlightCore
 import Foundation
 
-/// A list of clips with the flight each should be recognized as: a TSV with a header holding at least `path`
-/// (relative to the manifest's folder) and `flight` (canonical, empty when no flight is said). Other columns are kept
-/// for grouping (e.g. `condition`, `kind`).
+/// A list of clips with the answer each should get: a TSV whose header has at least `path` and `flight`.
+/// `path` is relative to the manifest's folder; `flight` is the expected flight number, empty when none is said.
+/// Every other column can group the figures (`--by condition`).
 public struct EvaluationManifest: Sendable {
-    /// One clip to decode.
+    /// One clip to evaluate.
     public struct Entry: Sendable, Hashable {
-        /// Absolute (or manifest-relative resolved) path of the audio file.
+        /// Path as written in the manifest.
         public let path: String
-        /// The flight that was said, nil when none was.
+        /// The file to decode: `path` resolved against the manifest's folder.
+        public let resolvedPath: String
+        /// The expected flight, or nil when the clip says no flight number.
         public let expected: FlightNumber?
         /// Every column of the row by header name.
         public let columns: [String: String]
     }
 
-    /// Why a manifest could not be read.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
-        /// The manifest file.
-        public let path: String
-        /// 1-based line number, 0 for the whole file.
+    /// A manifest that cannot be read; the line is 1-based (1 is the header).
+    public struct FormatError: Error, CustomStringConvertible, Sendable {
+        public let file: String
         public let line: Int
-        /// What is wrong and what to do.
-        public let reason: String
-        /// "manifest.tsv:3: …".
-        public var description: String { "\(path):\(line): \(reason)" }
+        public let problem: String
+        public var description: String { "\(file):\(line): \(problem)" }
     }
 
-    /// Header names in file order.
     public let columns: [String]
-    /// The clips in file order.
     public let entries: [Entry]
 
-    /// Reads the manifest at `path`.
+    /// Reads a manifest file.
     public init(contentsOf path: String) throws {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw FormatError(path: path, line: 0, reason: "cannot read the manifest")
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw FormatError(file: path, line: 0, problem: "cannot read the manifest: \(error.localizedDescription)")
         }
-        try self.init(text: text, folder: (path as NSString).deletingLastPathComponent, source: path)
+        try self.init(text: text, file: path, folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
-    /// Parses manifest text; relative clip paths resolve against `folder`.
-    public init(text: String, folder: String, source: String = "manifest") throws {
+    /// Parses manifest text; relative paths are resolved against `folder`.
+    public init(text: String, file: String, folder: String) throws {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let header = lines.first else { throw FormatError(path: source, line: 0, reason: "empty manifest") }
-        let names = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard names.contains("path"), names.contains("flight") else {
-            throw FormatError(path: source, line: 1, reason: "the header needs the columns 'path' and 'flight' (tab-separated)")
+        guard let header = lines.first else { throw FormatError(file: file, line: 1, problem: "the manifest is empty") }
+        columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for required in ["path", "flight"] where !columns.contains(required) {
+            throw FormatError(file: file, line: 1, problem: "the header has no '\(required)' column (it has \(columns.joined(separator: ", ")))")
         }
         var entries: [Entry] = []
-        for (index, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            var columns: [String: String] = [:]
-            for (name, field) in zip(names, fields) { columns[name] = field }
-            let relative = columns["path", default: ""]
-            guard !relative.isEmpty else { throw FormatError(path: source, line: index + 1, reason: "empty path") }
-            let flightText = columns["flight", default: ""].trimmingCharacters(in: .whitespaces)
+            guard fields.count == columns.count else {
+                throw FormatError(file: file, line: offset + 1, problem: "\(fields.count) fields where the header has \(columns.count)")
+            }
+            let row = Dictionary(zip(columns, fields), uniquingKeysWith: { first, _ in first })
+            let path = row["path"]!
+            guard !path.isEmpty else { throw FormatError(file: file, line: offset + 1, problem: "empty path") }
+            let flightText = row["flight"]!.trimmingCharacters(in: .whitespaces)
             var expected: FlightNumber?
             if !flightText.isEmpty {
                 guard let flight = FlightNumber(parsing: flightText) else {
-                    throw FormatError(path: source, line: index + 1, reason: "'\(flightText)' is not a flight number")
+                    throw FormatError(file: file, line: offset + 1, problem: "'\(flightText)' is not a flight number such as LX40")
                 }
                 expected = flight
             }
-            let resolved = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            entries.append(Entry(path: resolved, expected: expected, columns: columns))
+            let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).path
+            entries.append(Entry(path: path, resolvedPath: resolved, expected: expected, columns: row))
         }
-        columns = names
         self.entries = entries
     }
 }

@@ -1,0 +1,115 @@
+import AudioInput
+import FlightCore
+import Foundation
+import Recognizer
+import Synchronization
+
+/// `flightvoice eval MANIFEST.tsv`: accuracy, wrong answers and speed on clips with known answers.
+enum EvalCommand: Command {
+    static let name = "eval"
+    static let summary = "Measure accuracy on clips with known answers: flightvoice eval corpus/manifest.tsv --by condition"
+    static let usage = "flightvoice eval [options] MANIFEST.tsv"
+    static let options: [OptionSpec] = [
+        .value("--by", valueName: "COLUMN", help: "Also report per value of this manifest column (repeatable)."),
+        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
+        .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+        CommonOptions.database,
+    ]
+    static let discussion = """
+    MANIFEST is a TSV whose header has at least `path` (relative to the manifest) and `flight` (the expected flight
+    number, empty when none is said). A clip is exact when the flight said is answered, or when no flight is answered
+    where none was said. A wrong flight is a flight answered where another or none was said: the worst outcome.
+    "Did you mean…?" answers are counted apart. The real-time factor is decoding time over audio time, per worker.
+
+    exit codes: 0 measured · 64 usage · 65 bad manifest · 66 manifest missing · 69 speech model · 74 database
+    """
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let manifestPath = arguments.positionals.first else {
+            throw UsageError(message: "name one manifest (a TSV with path and flight columns)")
+        }
+        guard FileManager.default.fileExists(atPath: manifestPath) else {
+            throw CommandFailure(message: "\(manifestPath): no such file", exitCode: .noInput)
+        }
+        let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let configuration = try RecognizerOptions.configuration(arguments)
+        let manifest: EvaluationManifest
+        do {
+            manifest = try EvaluationManifest(contentsOf: manifestPath)
+        } catch {
+            throw CommandFailure(message: String(describing: error), exitCode: .dataError)
+        }
+        let groupColumns = arguments.values(of: "by")
+        for column in groupColumns where !manifest.columns.contains(column) {
+            throw UsageError(message: "the manifest has no column '\(column)' (it has \(manifest.columns.joined(separator: ", ")))")
+        }
+        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
+
+        let progress = BatchProgressDisplay(total: manifest.entries.count, console: context.console)
+        let report = Mutex(EvaluationReport(groupColumns: groupColumns))
+        try ParallelBatch.run(manifest.entries, workerCount: jobs, makeWorker: {
+            let recognizer = try answerer.makeRecognizer()
+            return { entry in
+                answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer)
+            }
+        }, deliver: { index, clipReport in
+            let done = report.withLock { report in
+                report.add(manifest.entries[index], report: clipReport)
+                return report.overall.clips
+            }
+            progress.show(done: done)
+        })
+        progress.clear()
+        let finished = report.withLock { $0 }
+        context.console.print(EvaluationText.render(finished, wallSeconds: progress.elapsedSeconds, workers: jobs, listMisses: arguments.has("misses")))
+        return .success
+    }
+}
+
+/// The evaluation report as a table for people.
+enum EvaluationText {
+    static func render(_ report: EvaluationReport, wallSeconds: Double, workers: Int, listMisses: Bool) -> String {
+        var lines: [String] = []
+        let header = "group".padding(toLength: 22, withPad: " ", startingAt: 0) + "clips   exact   wrong  confirm✓  confirm✗  unanswered  errors"
+        lines.append(header)
+        lines.append(row("all", report.overall))
+        for column in report.groupColumns {
+            lines.append("by \(column):")
+            for (value, tally) in (report.groups[column] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                lines.append(row("  " + (value.isEmpty ? "(empty)" : value), tally))
+            }
+        }
+        let overall = report.overall
+        lines.append("")
+        lines.append("wrong flights: \(overall.count(.wrongFlight)) of \(overall.clips) clips (\(percent(overall.rate(.wrongFlight))))")
+        lines.append(String(format: "speed: %.1f s of audio decoded in %.1f s on %d workers; real-time factor %.3f per worker",
+                            overall.audioSeconds, wallSeconds, workers, overall.realTimeFactor))
+        if listMisses && !report.misses.isEmpty {
+            lines.append("")
+            lines.append("misses:")
+            for miss in report.misses {
+                let expected = miss.entry.expected?.canonical ?? "(none)"
+                let answered = miss.report.answer.flightNumber?.canonical ?? miss.report.answer.status.rawValue
+                lines.append("  \(miss.outcome.rawValue)  \(miss.entry.path)  expected \(expected), got \(answered)  heard \"\(miss.report.transcript.text)\"")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func row(_ label: String, _ tally: EvaluationTally) -> String {
+        let cells = [
+            String(tally.clips).leftPadded(5), percent(tally.exactAccuracy).leftPadded(7), percent(tally.rate(.wrongFlight)).leftPadded(7),
+            percent(tally.rate(.confirmIncludesExpected)).leftPadded(9), percent(tally.rate(.confirmWithoutExpected)).leftPadded(9),
+            percent(tally.rate(.notAnswered)).leftPadded(11), String(tally.count(.error)).leftPadded(7),
+        ]
+        return label.padding(toLength: 22, withPad: " ", startingAt: 0) + cells.joined(separator: " ")
+    }
+
+    private static func percent(_ rate: Double) -> String { String(format: "%.1f%%", rate * 100) }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

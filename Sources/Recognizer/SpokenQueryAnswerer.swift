@@ -1,0 +1,63 @@
+import AudioInput
+import FlightCore
+import Foundation
+
+/// Turns recognized speech into answers: today's grammar for the recognizers, the recognizer's decision into a
+/// `QueryAnswer`. Shared by every front end (batch, kiosk, HTTP). `Sendable`; make one recognizer per thread.
+public struct SpokenQueryAnswerer: Sendable {
+    public let vocabulary: FlightVocabulary
+    public let configuration: RecognizerConfiguration
+    public let resolver: FlightQueryResolver
+    /// The instant answers are given for.
+    public let now: Date
+
+    /// Reads today's flights and airlines from `flights`.
+    public init(flights: any FlightsDataSource, configuration: RecognizerConfiguration, now: Date) throws {
+        let airlines = try flights.airlineDirectory()
+        vocabulary = FlightVocabulary(airlines: airlines, flights: try flights.flightNumbers(near: now))
+        resolver = FlightQueryResolver(normalizer: SpokenFlightNormalizer(airlines: airlines), flights: flights)
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// A recognizer for today's flights, for use on the calling thread only.
+    public func makeRecognizer() throws -> FlightRecognizer {
+        try FlightRecognizer(vocabulary: vocabulary, configuration: configuration)
+    }
+
+    /// The answer to one recognized utterance: a wrong flight is never answered where the decision has doubts.
+    public func answer(for result: RecognitionResult) throws -> QueryAnswer {
+        let heard = result.transcript.text
+        switch result.decision {
+        case .noSpeech:
+            return QueryAnswer(status: .noSpeech, heard: heard, flightNumber: nil, candidates: [], lookup: nil, suggestions: [], message: "no speech was heard")
+        case .rejected(let reason):
+            return QueryAnswer(status: .notUnderstood, heard: heard, flightNumber: nil, candidates: result.candidates, lookup: nil, suggestions: [], message: reason.message)
+        case .confirm(let flights):
+            let spoken = flights.prefix(resolver.suggestionLimit).map(\.display).joined(separator: " or ")
+            return try resolver.confirmation(heard: heard, options: flights, candidates: result.candidates, now: now, message: "not sure what was said: did you mean \(spoken)?")
+        case .accepted(let flight):
+            let chosen = result.candidates.first { $0.flight == flight } ?? FlightCandidate(flight: flight, score: 1, readings: [])
+            return try resolver.answer(heard: heard, candidates: [chosen], now: now)
+        }
+    }
+
+    /// Decodes and answers one clip; any failure becomes an `error` report, so no clip is ever lost.
+    public func report(path: String, decode: () throws -> AudioClip, recognizer: FlightRecognizer) -> ClipReport {
+        let started = Date()
+        var transcript = Transcript.empty
+        var duration = 0.0
+        do {
+            let clip = try decode()
+            duration = clip.duration
+            let result = try recognizer.recognize(clip)
+            transcript = result.transcript
+            let answer = try answer(for: result)
+            return ClipReport(path: path, answer: answer, transcript: transcript, audioDuration: duration, processingSeconds: Date().timeIntervalSince(started), error: nil)
+        } catch {
+            let message = String(describing: error)
+            let answer = QueryAnswer(status: .error, heard: transcript.text, flightNumber: nil, candidates: [], lookup: nil, suggestions: [], message: message)
+            return ClipReport(path: path, answer: answer, transcript: transcript, audioDuration: duration, processingSeconds: Date().timeIntervalSince(started), error: message)
+        }
+    }
+}

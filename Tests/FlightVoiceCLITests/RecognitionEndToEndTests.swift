@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `recognize` and `eval` as a user runs them, on the bundled sample clips (Samples/, with Samples/manifest.tsv).
+@Suite(.serialized) struct RecognitionEndToEndTests {
+    static let samples = BuiltBinary.packageRoot.appendingPathComponent("Samples")
+
+    /// A folder with two sample clips, a PNG named .wav, and an empty file.
+    static func folderWithABadFile(in binary: BuiltBinary) throws -> URL {
+        let folder = binary.folder.appendingPathComponent("clips/nested", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["lx40.wav", "speedbird-287.wav"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64)).write(to: folder.appendingPathComponent("photo.wav"))
+        try Data().write(to: folder.appendingPathComponent("empty.wav"))
+        try Data("not audio".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        return binary.folder.appendingPathComponent("clips")
+    }
+
+    @Test func aFolderWithABadFileAnswersEveryClipAndExits1() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let folder = try Self.folderWithABadFile(in: binary)
+        let run = try binary.run(["recognize", "--jobs", "2", folder.path])
+        #expect(run.exitCode == 1)
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "one line per audio file, notes.txt skipped: \(lines)")
+        #expect(lines[0].hasPrefix(folder.path + "/nested/empty.wav  error: "))
+        #expect(lines[1].contains("lx40.wav  \"l x forty\"  → LX 40 Swiss → New York JFK · Gate E34 · Boarding"))
+        #expect(lines[2].contains("photo.wav  error: ") && lines[2].contains("PNG image"))
+        #expect(lines[3].contains("speedbird-287.wav  \"speedbird two eight seven\"  → BA 287 British Airways"))
+        #expect(run.standardError.contains("4 clips: 2 found"))
+    }
+
+    @Test func jsonLinesCarryTheDocumentedFields() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let folder = try Self.folderWithABadFile(in: binary)
+        let run = try binary.run(["recognize", "--format", "jsonl", folder.path])
+        let objects = try run.standardOutput.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.count == 4)
+        for object in objects {
+            for key in ["path", "status", "transcript", "flight", "confidence", "alternatives", "words", "flight_info", "error"] {
+                #expect(object.keys.contains(key), "missing \(key)")
+            }
+        }
+        let found = try #require(objects.first { ($0["path"] as? String)?.hasSuffix("lx40.wav") == true })
+        #expect(found["status"] as? String == "found")
+        #expect(found["flight"] as? String == "LX40")
+        #expect((found["flight_info"] as? [String: Any])?["gate"] as? String == "E34")
+        let words = try #require(found["words"] as? [[String: Any]])
+        #expect(words.map { $0["word"] as? String } == ["l", "x", "forty"])
+        let broken = try #require(objects.first { ($0["path"] as? String)?.hasSuffix("photo.wav") == true })
+        #expect(broken["status"] as? String == "error")
+        #expect((broken["error"] as? String)?.contains("PNG") == true)
+    }
+
+    @Test func transcribeDocumentsAreWrittenPerClip() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let out = binary.folder.appendingPathComponent("out")
+        let run = try binary.run(["recognize", "--format", "transcribe", "--out", out.path, Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(run.exitCode == 0)
+        #expect(run.standardOutput.isEmpty)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("lx40.json"))) as! [String: Any]
+        #expect(document["status"] as? String == "COMPLETED")
+        let results = try #require(document["results"] as? [String: Any])
+        #expect((results["transcripts"] as? [[String: Any]])?.first?["transcript"] as? String == "l x forty")
+        let items = try #require(results["items"] as? [[String: Any]])
+        #expect(items.count == 3)
+        #expect(items.allSatisfy { $0["type"] as? String == "pronunciation" && $0["start_time"] is String && $0["end_time"] is String })
+    }
+
+    @Test func standardInputIsOneClip() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let run = try binary.run(["recognize", "-"], input: try Data(contentsOf: Self.samples.appendingPathComponent("speedbird-287.wav")))
+        #expect(run.exitCode == 0)
+        #expect(run.standardOutput.hasPrefix("-  \"speedbird two eight seven\"  → BA 287"))
+    }
+
+    @Test func speechThatNamesNoFlightIsNotAnsweredWithAFlight() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let run = try binary.run(["recognize", "--format", "jsonl", Self.samples.appendingPathComponent("no-flight.wav").path])
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as! [String: Any]
+        #expect(object["status"] as? String != "found", "heard \(object["transcript"] ?? "")")
+        #expect(object["flight_info"] is NSNull)
+    }
+
+    @Test func missingClipsAndModelsGetTheirOwnErrors() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let missing = try binary.run(["recognize", binary.folder.appendingPathComponent("nope.wav").path])
+        #expect(missing.exitCode == 1)
+        #expect(missing.standardOutput.contains("nope.wav  error: ") && missing.standardOutput.contains("no such file"))
+        let noModel = try binary.run(["recognize", "--model", "/nonexistent/model", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(noModel.exitCode == 69)
+        #expect(noModel.standardError.contains("/nonexistent/model"))
+        #expect(try binary.run(["recognize"]).exitCode == 64)
+        #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
+    }
+
+    @Test func evalReportsAccuracyOnTheSamples() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let run = try binary.run(["eval", "--misses", Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(run.exitCode == 0)
+        #expect(run.standardOutput.contains("all                       4"))
+        #expect(run.standardOutput.contains("wrong flights: 0 of 4 clips"), "\(run.standardOutput)")
+        let badManifest = binary.folder.appendingPathComponent("bad.tsv")
+        try "path\tflight\nx.wav\tforty\n".write(to: badManifest, atomically: true, encoding: .utf8)
+        let refused = try binary.run(["eval", badManifest.path])
+        #expect(refused.exitCode == 65)
+        #expect(refused.standardError.contains("bad.tsv:2"))
+    }
+}
