@@ -158,10 +158,10 @@ public final class FlightRecognizer {
         liveFailure = nil
     }
 
-    /// Decodes a whole clip (16 kHz mono) as one utterance.
+    /// Decodes a whole clip (16 kHz mono) as one utterance, however long: recorded clips have no length cap.
     public func recognize(samples: [Int16]) throws -> RecognitionResult {
         reset()
-        return try decodeWhole(Array(samples.prefix(maximumSamples)))
+        return try decodeWhole(samples)
     }
 
     /// Decodes a whole decoded clip as one utterance.

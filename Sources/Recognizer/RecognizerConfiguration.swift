@@ -31,7 +31,8 @@ public struct RecognizerConfiguration: Sendable {
     public var sampleRate: Int = 16_000
     /// Samples fed to the decoder per step while streaming (64 ms at 16 kHz); callers may pass any chunk size.
     public var streamingStepSamples: Int = 1024
-    /// Longest utterance kept, in seconds; audio beyond it is ignored (the kiosk endpoints long before).
+    /// Longest streamed utterance kept, in seconds; later audio is ignored (the kiosk endpoints long before). Whole clips
+    /// given to `recognize` are decoded entirely, whatever their length.
     public var maximumUtteranceSeconds: Double = 30
 
     /// How many distinct n-best hypotheses to read; 0 skips n-best (with the wide beams the lattice A* search takes
@@ -92,7 +93,7 @@ public struct RecognizerConfiguration: Sendable {
     var commonArguments: [(String, String)] {
         [("-hmm", acousticModel), ("-dict", dictionary), ("-samprate", String(sampleRate)),
          ("-beam", "\(beam)"), ("-pbeam", "\(phoneBeam)"), ("-wbeam", "\(wordBeam)"),
-         ("-lw", "\(languageWeight)"), ("-wip", "\(wordInsertionPenalty)")]
+         ("-lw", "\(languageWeight)"), ("-wip", "\(wordInsertionPenalty)"), ("-remove_silence", "no")]
             + additionalArguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

@@ -37,6 +37,17 @@ struct FlightRecognizerTests {
         #expect(result.decision.acceptedFlight == nil, "decided \(result.decision) on \"\(result.transcript.text)\"")
     }
 
+    @Test("a clip minutes long is decoded whole: the query in its middle is heard")
+    func longClip() throws {
+        let quiet = [Int16](repeating: 0, count: 75 * 16_000)
+        let samples = quiet + (try TestFlights.samples("lx40.wav")) + quiet
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: samples)
+        #expect(result.audioDuration > 150)
+        #expect(result.grammarFlights.first == FlightNumber(parsing: "LX40"), "heard \"\(result.transcript.text)\"")
+        #expect((result.transcript.words.first?.start ?? 0) > 70)
+    }
+
     @Test("feeding chunks of any size gives the whole-clip result; events come in order")
     func chunkedEqualsWhole() throws {
         let samples = try TestFlights.samples("ba287.wav")
