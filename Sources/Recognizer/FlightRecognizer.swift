@@ -233,18 +233,19 @@ public final class FlightRecognizer {
             }
             flightRatio = sum / Double(max(1, frames))
         }
+        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
+        let acceptAt = thresholds.acceptRatio(signalToNoise: signalToNoise)
         let words = zip(wordSegments, wordRatios).map { segment, wordRatio in
             RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
-                           end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio))
+                           end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio, acceptAt: acceptAt))
         }
-        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
-        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio), alternatives: alternatives)
+        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio, acceptAt: acceptAt), alternatives: alternatives)
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
         let decision = decide(flights: flights, candidates: candidates, ratio: flightRatio,
-                              acceptAt: thresholds.acceptRatio(signalToNoise: signalToNoise), hypothesisScore: hypothesis.score,
+                              acceptAt: acceptAt, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise)
@@ -280,9 +281,10 @@ public final class FlightRecognizer {
     }
 
     /// Maps a log-likelihood ratio per frame to 0...1 with the configured logistic.
-    private func calibrated(_ ratio: Double) -> Double {
-        let thresholds = configuration.thresholds
-        return 1 / (1 + exp(-(ratio - thresholds.confidenceMidpoint) / thresholds.confidenceScale))
+    /// Confidence 0...1 of a fit ratio: 0.5 exactly at the accept threshold for this clip's noise level, so a flight
+    /// is answered without asking only at 0.5 or above.
+    private func calibrated(_ ratio: Double, acceptAt acceptRatio: Double) -> Double {
+        1 / (1 + exp(-(ratio - acceptRatio) / configuration.thresholds.confidenceScale))
     }
 
     /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".

@@ -131,9 +131,7 @@ public struct RecognitionThresholds: Sendable, Hashable {
 
     /// Ratio below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
     public var rejectRatio: Double = -55
-    /// Ratio mapped to confidence 0.5 by the logistic calibration (the moderate-noise accept threshold).
-    public var confidenceMidpoint: Double = -36
-    /// Ratio units per e-fold of the logistic calibration (6 puts confidence ≈0.04 at the reject threshold).
+    /// Ratio units per e-fold of the logistic confidence around the accept threshold (larger is flatter).
     public var confidenceScale: Double = 6
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
     /// a different flight make the answer ambiguous: confirm instead of accept (only with `nbestLimit` > 0).

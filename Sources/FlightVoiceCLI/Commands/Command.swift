@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `flightvoice` subcommand: its help and its behaviour.
-protocol Command {
+protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
