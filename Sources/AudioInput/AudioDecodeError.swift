@@ -91,7 +91,7 @@ public enum AudioDecodeError: Error, CustomStringConvertible, Equatable {
             return "\(path): the audio is corrupt: \(failure.library) \(failure.operation) said \"\(failure.message)\""
         case .unsupportedFormat(let path, let detected):
             var text = "\(path): unsupported format: the file is \(detected.phrase); supported: \(AudioFileDecoder.supportedFormats)"
-            if detected == .unknown { text += ", or headerless 16-bit little-endian mono PCM when its sample rate is given" }
+            if detected == .unknown { text += "; for headerless 16-bit little-endian mono PCM give its rate with --raw-rate HZ" }
             return text
         case .unsupportedCodec(let path, let container, let codec, let failure):
             var text = "\(path): unsupported codec: the file is \(container) with \(codec) audio, which cannot be decoded here"

@@ -69,7 +69,7 @@ public enum DetectedContent: String, Sendable, Equatable, CaseIterable {
         case .elfExecutable: return "an ELF executable"
         case .windowsExecutable: return "a Windows executable"
         case .machOExecutable: return "a Mach-O executable"
-        case .unknown: return "unknown"
+        case .unknown: return "of no format known here"
         }
     }
 

@@ -14,7 +14,7 @@ let brokenFixtures: [BrokenFixture] = [
     BrokenFixture(file: "png-image.wav", reason: "unsupported_format", phrase: "unsupported format: the file is a PNG image"),
     BrokenFixture(file: "empty.wav", reason: "empty_file", phrase: "empty"),
     BrokenFixture(file: "truncated.wav", reason: "truncated", phrase: "truncated"),
-    BrokenFixture(file: "random-bytes.wav", reason: "unsupported_format", phrase: "unsupported format: the file is unknown"),
+    BrokenFixture(file: "random-bytes.wav", reason: "unsupported_format", phrase: "unsupported format: the file is of no format known here"),
     BrokenFixture(file: "rate-4000.wav", reason: "sample_rate_too_low", phrase: "sample rate 4000 Hz is below 8000 Hz"),
 ]
 
@@ -131,7 +131,7 @@ struct AudioDecodeErrorTests {
         (Array("  <!DOCTYPE html>\n<html><head><title>x</title>".utf8), .html, "an HTML page"),
         ([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0], .elfExecutable, "an ELF executable"),
         (Array("MZ\u{90}\u{0}".utf8), .windowsExecutable, "a Windows executable"),
-        ([0x00, 0x01, 0x02, 0x03, 0xFE, 0x99, 0x10, 0x00], .unknown, "unknown"),
+        ([0x00, 0x01, 0x02, 0x03, 0xFE, 0x99, 0x10, 0x00], .unknown, "of no format known here"),
     ] as [([UInt8], DetectedContent, String)])
     func magicBytes(_ bytes: [UInt8], _ kind: DetectedContent, _ phrase: String) throws {
         #expect(DetectedContent.detect(bytes) == kind)
