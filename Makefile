@@ -32,9 +32,10 @@ release: deps
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
-# Accuracy on a manifest (see README, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv
+# Accuracy on a manifest (see README, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv [BY=condition]
+MANIFEST ?= Samples/manifest.tsv
 eval: release
-	$(BINARY) eval $(MANIFEST) --by condition
+	$(BINARY) eval $(MANIFEST) $(if $(BY),--by $(BY)) --misses
 
 clean:
 	swift package clean
