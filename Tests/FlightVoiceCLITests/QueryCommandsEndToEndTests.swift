@@ -115,3 +115,18 @@ import Testing
         #expect(help.standardOutput.contains("usage: flightvoice ask"))
     }
 }
+
+extension QueryCommandsEndToEndTests {
+    @Test func normalizeJSONHasEveryDocumentedKeyWhetherUnderstoodOrNot() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        for (text, exitCode) in [("speedbird two eight seven", Int32(0)), ("good morning", Int32(2))] {
+            let run = try binary.run(["normalize", "--json", text])
+            #expect(run.exitCode == exitCode)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["input", "flight", "candidates", "error"], "\(text)")
+        }
+        let understood = try binary.run(["normalize", "--json", "speedbird two eight seven"])
+        #expect(understood.standardOutput.contains("\"flight\" : \"BA287\""))
+    }
+}

@@ -23,7 +23,7 @@ enum NormalizeCommand: Command {
         switch outcome {
         case .understood(let candidates):
             if arguments.has("json") {
-                let object = JSONValue.object(["input": .string(text), "flight": .string(candidates[0].flight.canonical), "candidates": .array(candidates.map(AnswerJSON.candidateObject))])
+                let object = JSONValue.object(["input": .string(text), "flight": .string(candidates[0].flight.canonical), "candidates": .array(candidates.map(AnswerJSON.candidateObject)), "error": .null])
                 context.console.print(object.serialized(pretty: true))
             } else {
                 context.console.print(candidates[0].flight.canonical)
