@@ -28,10 +28,14 @@ public enum SpokenAnswer {
         let subject = subject(lookup)
         let time = HubTime.spokenTime(flight.estimated ?? flight.scheduled, relativeTo: options.now)
         var sentences: [String]
-        switch flight.direction {
-        case .departure:
+        switch (flight.status, flight.direction) {
+        case (.cancelled, _):
+            sentences = ["\(subject) is cancelled."]
+        case (.diverted, _):
+            sentences = ["\(subject) has been diverted."]
+        case (_, .departure):
             sentences = departure(flight, subject: subject, time: time)
-        case .arrival:
+        case (_, .arrival):
             sentences = arrival(flight, subject: subject, time: time)
         }
         if flight.gateChanged, let gate = flight.gate, ![.cancelled, .departed].contains(flight.status) {
@@ -44,16 +48,12 @@ public enum SpokenAnswer {
         let fromGate = flight.gate.map { " from gate \(spelledGate($0))" } ?? ""
         let gateUnknown = flight.gate == nil ? ["The gate is not yet assigned."] : []
         switch flight.status {
-        case .cancelled:
-            return ["\(subject) is cancelled."]
-        case .diverted:
-            return ["\(subject) has been diverted."]
         case .departed:
             return ["\(subject) departed \(time)."]
         case .delayed:
             let gate = flight.gate.map { ["It departs from gate \(spelledGate($0))."] } ?? gateUnknown
             return ["\(subject) is delayed, now expected \(time)."] + gate
-        case .scheduled, .onTime, .checkInOpen, .boarding, .finalCall, .gateClosed, .expected, .landed, .arrived:
+        case .scheduled, .onTime, .checkInOpen, .boarding, .finalCall, .gateClosed, .expected, .landed, .arrived, .cancelled, .diverted:
             let status: [String] = switch flight.status {
             case .onTime: ["It is on time."]
             case .checkInOpen: ["Check-in is open."]
@@ -68,10 +68,6 @@ public enum SpokenAnswer {
 
     private static func arrival(_ flight: Flight, subject: String, time: String) -> [String] {
         switch flight.status {
-        case .cancelled:
-            return ["\(subject) is cancelled."]
-        case .diverted:
-            return ["\(subject) has been diverted."]
         case .landed:
             return ["\(subject) landed \(time)."] + (flight.belt.map { ["Baggage will be on belt \($0)."] } ?? [])
         case .arrived:
@@ -82,7 +78,7 @@ public enum SpokenAnswer {
             return ["\(subject) is on time, arriving \(time)."]
         case .scheduled:
             return ["\(subject) is scheduled to arrive \(time)."]
-        case .expected, .checkInOpen, .boarding, .finalCall, .gateClosed, .departed:
+        case .expected, .checkInOpen, .boarding, .finalCall, .gateClosed, .departed, .cancelled, .diverted:
             return ["\(subject) is expected \(time)."]
         }
     }
