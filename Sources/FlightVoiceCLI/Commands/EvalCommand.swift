@@ -47,23 +47,14 @@ enum EvalCommand: Command {
         let store = try DatabaseOptions.openStore(arguments, context: context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
-        let progress = BatchProgressDisplay(total: manifest.entries.count, console: context.console)
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
-        try ParallelBatch.run(manifest.entries, workerCount: jobs, makeWorker: {
-            let recognizer = try answerer.makeRecognizer()
-            return { entry in
-                answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer)
-            }
+        let elapsedSeconds = try ClipBatch.run(manifest.entries, jobs: jobs, answerer: answerer, console: context.console, answer: { entry, recognizer in
+            answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer)
         }, deliver: { index, clipReport in
-            let done = report.withLock { report in
-                report.add(manifest.entries[index], report: clipReport)
-                return report.overall.clips
-            }
-            progress.show(done: done)
+            report.withLock { $0.add(manifest.entries[index], report: clipReport) }
         })
-        progress.clear()
         let finished = report.withLock { $0 }
-        context.console.print(EvaluationText.render(finished, wallSeconds: progress.elapsedSeconds, workers: jobs, listMisses: arguments.has("misses")))
+        context.console.print(EvaluationText.render(finished, wallSeconds: elapsedSeconds, workers: jobs, listMisses: arguments.has("misses")))
         return .success
     }
 }

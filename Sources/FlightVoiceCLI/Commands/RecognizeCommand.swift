@@ -46,14 +46,11 @@ enum RecognizeCommand: Command {
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let options = PresentationOptions(now: context.now, isTerminal: context.console.outputIsTerminal)
-        let progress = BatchProgressDisplay(total: inputs.count, console: context.console)
         let reports = Mutex<[ClipReport]>([])
         let writeFailures = Mutex<[String]>([])
-        try ParallelBatch.run(inputs, workerCount: jobs, makeWorker: {
-            let recognizer = try answerer.makeRecognizer()
-            return { input in answerer.report(for: input, rawSampleRate: rawRate, recognizer: recognizer) }
+        let elapsedSeconds = try ClipBatch.run(inputs, jobs: jobs, answerer: answerer, console: context.console, answer: { input, recognizer in
+            answerer.report(for: input, rawSampleRate: rawRate, recognizer: recognizer)
         }, deliver: { _, report in
-            progress.clear()
             switch format {
             case .text: context.console.print(ClipReportOutput.textLine(report, options: options))
             case .jsonl: context.console.print(ClipReportOutput.jsonLine(report))
@@ -70,15 +67,10 @@ enum RecognizeCommand: Command {
                     context.console.print(document)
                 }
             }
-            let done = reports.withLock { reports in
-                reports.append(report)
-                return reports.count
-            }
-            progress.show(done: done)
+            reports.withLock { $0.append(report) }
         })
-        progress.clear()
         let all = reports.withLock { $0 }
-        context.console.printError(BatchProgress.summaryLine(all, elapsedSeconds: progress.elapsedSeconds))
+        context.console.printError(BatchProgress.summaryLine(all, elapsedSeconds: elapsedSeconds))
         for failure in writeFailures.withLock({ $0 }) { context.console.printError("flightvoice recognize: cannot write \(failure)") }
         if !writeFailures.withLock({ $0 }).isEmpty { return .ioError }
         return all.contains { $0.answer.status == .error } ? .someInputsFailed : .success
