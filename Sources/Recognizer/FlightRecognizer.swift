@@ -9,7 +9,7 @@ import Foundation
 /// buffered utterance at once (splitting at pauses destroys accuracy), so chunked and whole-clip decoding agree
 /// exactly; while audio streams in, a live pass reports speech start and partial hypotheses.
 ///
-/// Thread rule: not `Sendable`; it owns two PocketSphinx decoders. Use one per thread, or behind `RecognitionService`.
+/// Thread rule: not `Sendable`; it owns its PocketSphinx decoders (today's grammar, phone loop, open grammar, live). Use one per thread, or behind `RecognitionService`.
 public final class FlightRecognizer {
     /// The configuration it was built with.
     public let configuration: RecognizerConfiguration
@@ -28,6 +28,9 @@ public final class FlightRecognizer {
     private var liveDecoder: PocketSphinxDecoder?
     private var liveSearchName: String?
     private let phoneLoop: PocketSphinxDecoder
+    /// Decodes the same utterance against `OpenFlightGrammar` for a second opinion.
+    private let openDecoder: PocketSphinxDecoder
+    private var openSearchName: String?
     private var normalizer: SpokenFlightNormalizer
     private var searchName: String?
     private var searchGeneration = 0
@@ -51,6 +54,7 @@ public final class FlightRecognizer {
         phoneLoop = try PocketSphinxDecoder(
             arguments: configuration.commonArguments + [("-allphone", configuration.phoneLanguageModel), ("-allphone_ci", "yes")],
             verbose: configuration.verbose)
+        openDecoder = try PocketSphinxDecoder(arguments: configuration.openGrammarArguments, verbose: configuration.verbose)
         try installGrammar()
     }
 
@@ -71,15 +75,17 @@ public final class FlightRecognizer {
 
     private func installGrammar() throws {
         searchGeneration += 1
-        searchName = try install(on: decoder, replacing: searchName)
-        if let liveDecoder { liveSearchName = try install(on: liveDecoder, replacing: liveSearchName) }
+        searchName = try install(grammar.jsgf, words: grammar.words, on: decoder, replacing: searchName)
+        if let liveDecoder { liveSearchName = try install(grammar.jsgf, words: grammar.words, on: liveDecoder, replacing: liveSearchName) }
+        let open = OpenFlightGrammar(airlines: vocabulary.airlines)
+        openSearchName = try install(open.jsgf, words: open.words, on: openDecoder, replacing: openSearchName)
     }
 
     /// Adds the grammar's missing words to `target`'s dictionary and activates the grammar under a new search name
     /// (reusing a name for a new grammar crashed this library version); returns that name.
-    private func install(on target: PocketSphinxDecoder, replacing old: String?) throws -> String {
+    private func install(_ jsgf: String, words: [String], on target: PocketSphinxDecoder, replacing old: String?) throws -> String {
         var added: [String: String] = [:]
-        let missing = grammar.words.filter { target.pronunciation(of: $0) == nil }
+        let missing = words.filter { target.pronunciation(of: $0) == nil }
         for word in missing {
             added[word] = addedPronunciations[word] ?? Pronouncer.phones(for: word) { target.pronunciation(of: $0) }
         }
@@ -88,7 +94,7 @@ public final class FlightRecognizer {
         }
         addedPronunciations.merge(added) { _, new in new }
         let name = "flights\(searchGeneration)"
-        try target.useGrammar(grammar.jsgf, name: name)
+        try target.useGrammar(jsgf, name: name)
         if let old { target.removeSearch(old) }
         return name
     }
@@ -97,7 +103,7 @@ public final class FlightRecognizer {
     private func streamingDecoder() throws -> PocketSphinxDecoder {
         if let liveDecoder { return liveDecoder }
         let created = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
-        liveSearchName = try install(on: created, replacing: nil)
+        liveSearchName = try install(grammar.jsgf, words: grammar.words, on: created, replacing: nil)
         liveDecoder = created
         return created
     }
@@ -183,9 +189,10 @@ public final class FlightRecognizer {
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
-                    lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil) -> RecognitionResult {
+                    lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil, openReading: OpenGrammarReading? = nil,
+                    fitScore: Double? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, audioDuration: duration,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -209,63 +216,79 @@ public final class FlightRecognizer {
         // The ratio is taken over the frames of words only: pauses inside the span fit silence in both decodes and
         // would only dilute it (by how long the speaker paused).
         let spanFrames = span.count
-        var wordFrames = 0
-        var wordRatios: [Double] = []
-        var ratioSum = 0.0
-        for segment in wordSegments {
-            let range = segment.startFrame...max(segment.startFrame, segment.endFrame)
-            let difference = Double(segment.acousticScore) - phones.reduce(0.0) { $0 + Self.overlapScore($1, range) }
-            wordFrames += range.count
-            ratioSum += difference
-            wordRatios.append(difference / Double(range.count))
-        }
-        let ratio = ratioSum / Double(max(1, wordFrames))
+        let wordRatios = wordSegments.map { Self.fitDifference($0, against: phones) / Double($0.frameCount) }
+        let ratio = Self.frameWeightedMean(wordRatios, over: wordSegments, at: Array(wordSegments.indices))
         // The same ratio over only the words that name the flight (airline and number), leaving out carrier words:
         // speech that is not a flight query often fits "where is" well and only the forced flight words badly.
-        var flightRatio = ratio
-        if let reading = grammar.readings(of: wordSegments.map { Self.baseWord($0.word) }).first {
-            var frames = 0, sum = 0.0
-            for index in reading.words {
-                let segment = wordSegments[index]
-                let count = max(segment.startFrame, segment.endFrame) - segment.startFrame + 1
-                frames += count
-                sum += wordRatios[index] * Double(count)
-            }
-            flightRatio = sum / Double(max(1, frames))
-        }
+        let flightWordIndices = grammar.readings(of: wordSegments.map { Self.baseWord($0.word) }).first.map { Array($0.words) }
+            ?? Array(wordSegments.indices)
+        let flightRatio = Self.frameWeightedMean(wordRatios, over: wordSegments, at: flightWordIndices)
+
+        // The second opinion: the same comparison against the best flight-shaped path of the open grammar.
+        try decodeUtterance(openDecoder, samples)
+        let openText = openDecoder.hypothesis()?.text ?? ""
+        let openSegments = openText.isEmpty ? [] : openDecoder.segments()
+        let wordGaps = openSegments.isEmpty ? nil : wordSegments.map { Self.fitDifference($0, against: openSegments) / Double($0.frameCount) }
+        // The worst flight word, not the mean: a forced wrong flight usually differs from what was said in one word.
+        let flightGap = wordGaps.flatMap { gaps in flightWordIndices.map { gaps[$0] }.min() }
+        let openReading = OpenGrammarReading(text: openText, flight: normalizer.normalize(openText).candidates.first?.flight,
+                                             fitDifference: flightGap, wordFitDifferences: wordGaps ?? [])
+        let weight = thresholds.openGrammarWeight
+        let fitScore = flightRatio + weight * (flightGap ?? 0)
+
         let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
-        let acceptAt = thresholds.acceptRatio(signalToNoise: signalToNoise)
-        let words = zip(wordSegments, wordRatios).map { segment, wordRatio in
-            RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
-                           end: Double(segment.endFrame + 1) / Self.framesPerSecond, confidence: calibrated(wordRatio, acceptAt: acceptAt))
+        let acceptAt = thresholds.acceptScore(signalToNoise: signalToNoise)
+        let words = wordSegments.indices.map { index in
+            let segment = wordSegments[index]
+            return RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
+                                  end: Double(segment.endFrame + 1) / Self.framesPerSecond,
+                                  confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0), acceptAt: acceptAt))
         }
-        let alternatives = nbest.map(\.text).filter { !$0.isEmpty && $0 != hypothesis.text }
-        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(flightRatio, acceptAt: acceptAt), alternatives: alternatives)
+        // The open grammar's reading is the first alternative: what the audio says when nothing is forced.
+        var alternatives = ([openText] + nbest.map(\.text)).filter { !$0.isEmpty && $0 != hypothesis.text }
+        alternatives = alternatives.enumerated().filter { !alternatives.prefix($0.offset).contains($0.element) }.map(\.element)
+        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(fitScore, acceptAt: acceptAt), alternatives: alternatives)
 
         let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, candidates: candidates, ratio: flightRatio,
-                              acceptAt: acceptAt, hypothesisScore: hypothesis.score,
+        let decision = decide(flights: flights, candidates: candidates, score: flightGap == nil ? nil : fitScore,
+                              acceptAt: acceptAt, openFlight: openReading.flight, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
-                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise)
+                      ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
+                      openReading: openReading, fitScore: fitScore)
     }
 
-    /// Accept, confirm or reject from the flights read, the fit ratio of the flight's words and competing hypotheses.
-    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], ratio: Double, acceptAt acceptRatio: Double, hypothesisScore: Int32,
-                        nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
+    /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
+    private static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
+        let range = segment.startFrame...(segment.startFrame + segment.frameCount - 1)
+        return Double(segment.acousticScore) - reference.reduce(0.0) { $0 + overlapScore($1, range) }
+    }
+
+    /// The mean of `values[i]` over `indices`, each weighted by the frames of `segments[i]`.
+    private static func frameWeightedMean(_ values: [Double], over segments: [PocketSphinxDecoder.Segment], at indices: [Int]) -> Double {
+        let frames = indices.reduce(0) { $0 + segments[$1].frameCount }
+        return indices.reduce(0.0) { $0 + values[$1] * Double(segments[$1].frameCount) } / Double(max(1, frames))
+    }
+
+    /// Accept, confirm or reject from the flights read, the fit score of the flight's words (nil when the open grammar
+    /// found no path, so there is no second opinion) and competing readings.
+    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], score: Double?, acceptAt: Double,
+                        openFlight: FlightNumber?, hypothesisScore: Int32, nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
         if heard.isEmpty, let normalized = candidates.first?.flight, vocabulary.flights.contains(normalized) { heard = [normalized] }
         guard let best = heard.first else { return .rejected(.notAFlight) }
-        if ratio < thresholds.rejectRatio { return .rejected(.lowConfidence(ratio: ratio)) }
+        if let score, score < thresholds.rejectScore { return .rejected(.lowConfidence(score: score)) }
         var rivals: [FlightNumber] = []
+        // Unforced, the audio named another of today's flights: both are plausible.
+        if let openFlight, openFlight != best, vocabulary.flights.contains(openFlight) { rivals.append(openFlight) }
         for alternative in nbest where Double(hypothesisScore) - Double(alternative.score) <= thresholds.ambiguityMargin {
             for flight in grammar.flights(in: alternative.text) where flight != best && !rivals.contains(flight) { rivals.append(flight) }
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
-        if ratio < acceptRatio { return .confirm([best]) }
+        guard let score, score >= acceptAt else { return .confirm([best]) }
         return .accepted(best)
     }
 
@@ -280,11 +303,10 @@ public final class FlightRecognizer {
         try decoder.endUtterance()
     }
 
-    /// Maps a log-likelihood ratio per frame to 0...1 with the configured logistic.
-    /// Confidence 0...1 of a fit ratio: 0.5 exactly at the accept threshold for this clip's noise level, so a flight
+    /// Confidence 0...1 of a fit score: 0.5 exactly at the accept threshold for this clip's noise level, so a flight
     /// is answered without asking only at 0.5 or above.
-    private func calibrated(_ ratio: Double, acceptAt acceptRatio: Double) -> Double {
-        1 / (1 + exp(-(ratio - acceptRatio) / configuration.thresholds.confidenceScale))
+    private func calibrated(_ score: Double, acceptAt: Double) -> Double {
+        1 / (1 + exp(-(score - acceptAt) / configuration.thresholds.confidenceScale))
     }
 
     /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".

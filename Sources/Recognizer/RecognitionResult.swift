@@ -24,8 +24,8 @@ public enum RejectionReason: Sendable, Hashable {
     case noHypothesis
     /// The words heard do not name one of today's flights.
     case notAFlight
-    /// The words name a flight, but the audio fits them too poorly (log-likelihood ratio per frame).
-    case lowConfidence(ratio: Double)
+    /// The words name a flight, but the audio fits them too poorly (the fit score, see `RecognitionThresholds`).
+    case lowConfidence(score: Double)
 
     /// One sentence for a traveller or an operator.
     public var message: String {
@@ -59,13 +59,32 @@ public struct RecognitionResult: Sendable {
     public let speechFrames: Int
     /// Estimated signal-to-noise ratio in dB (loud frames against quiet frames); nil without speech.
     public let signalToNoiseRatio: Double?
+    /// The second opinion of the open grammar (any flight-number shape); nil when today's grammar heard nothing.
+    public let openReading: OpenGrammarReading?
+    /// What the decision was taken on: the flight words' fit against the phone loop plus the weighted fit against the
+    /// open grammar, per frame (see `RecognitionThresholds`); nil without a hypothesis.
+    public let fitScore: Double?
     /// Length of the audio in seconds.
     public let audioDuration: Double
     /// Wall-clock seconds spent in the final decode and the confidence pass.
     public let decodeSeconds: Double
 
-    /// Utterance confidence, 0...1 (the calibrated log-likelihood ratio).
+    /// Utterance confidence, 0...1 (the calibrated fit score).
     public var confidence: Double { transcript.confidence }
+}
+
+/// What the utterance says when the grammar does not restrict it to today's flights.
+public struct OpenGrammarReading: Sendable, Hashable {
+    /// The open grammar's best word sequence ("" when it found no path).
+    public let text: String
+    /// The flight those words name, today's or not; nil when they name none.
+    public let flight: FlightNumber?
+    /// The worst flight word (airline or number word) of today's grammar: its acoustic score per frame minus the open
+    /// grammar's over the same frames. Near 0 or above when today's flight fits as well as anything flight-shaped; very
+    /// negative when a word was forced. Nil when the open grammar found no path.
+    public let fitDifference: Double?
+    /// The same difference for each word of the transcript; empty when the open grammar found no path.
+    public let wordFitDifferences: [Double]
 }
 
 /// What the streaming recognizer reports as audio arrives.

@@ -60,6 +60,24 @@ struct FlightGrammarTests {
         }
     }
 
+    @Test("the open grammar names every airline of the directory and reads any number, for the normalizer to read back")
+    func openGrammar() {
+        let grammar = OpenFlightGrammar(airlines: TestFlights.airlines)
+        for airline in TestFlights.airlines.airlines {
+            for name in airline.allSpokenNames.map(FlightGrammar.nameWords) where !name.isEmpty {
+                #expect(grammar.jsgf.contains(" | " + name.joined(separator: " ")), "\(name) missing")
+            }
+        }
+        #expect(grammar.jsgf.contains("<flight> = <open_airline> [flight] <open_number>;"))
+        let names = Set(TestFlights.airlines.airlines.flatMap { $0.allSpokenNames.flatMap(FlightGrammar.nameWords) })
+        for word in grammar.words {
+            let known = SpokenVocabulary.carrierWords.contains(word.replacingOccurrences(of: "'", with: "")) || names.contains(word)
+                || SpokenVocabulary.value(ofNumberWord: word) != nil || SpokenVocabulary.letter(ofSpelledWord: word) != nil
+                || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight", "double"].contains(word)
+            #expect(known, "\(word) is not in the shared vocabulary")
+        }
+    }
+
     @Test("pronunciations for missing words come from dictionary pieces, then spelling rules")
     func pronouncer() {
         let dictionary = ["speed": "S P IY D", "bird": "B ER D", "easy": "IY Z IY", "jet": "JH EH T", "k": "K EY", "l": "EH L", "m": "EH M"]

@@ -37,6 +37,28 @@ struct FlightRecognizerTests {
         #expect(result.decision.acceptedFlight == nil, "decided \(result.decision) on \"\(result.transcript.text)\"")
     }
 
+    @Test("a flight that does not fly today is not forced onto one that does",
+          arguments: ["lima-xray-1234.wav", "ba287.wav"])
+    func notForcedOntoToday(file: String) throws {
+        let recognizer = try FlightRecognizer(vocabulary: FlightGrammarTests.tiny)
+        let result = try recognizer.recognize(samples: try TestFlights.samples(file))
+        #expect(result.decision.acceptedFlight == nil, "decided \(result.decision) on \"\(result.transcript.text)\"")
+        let open = try #require(result.openReading)
+        #expect(!open.text.isEmpty)
+        #expect(try #require(open.fitDifference) < 0, "today's grammar fit the audio better than the open grammar")
+    }
+
+    @Test("the open grammar's reading is the second opinion and the first alternative")
+    func openReading() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples("lx40.wav"))
+        let open = try #require(result.openReading)
+        #expect(!open.text.isEmpty && open.flight != nil, "open grammar heard \"\(open.text)\"")
+        #expect(try #require(result.fitScore) >= recognizer.configuration.thresholds.acceptScore(signalToNoise: result.signalToNoiseRatio))
+        if open.text != result.transcript.text { #expect(result.transcript.alternatives.first == open.text) }
+        #expect(!result.transcript.alternatives.contains(result.transcript.text))
+    }
+
     @Test("a clip minutes long is decoded whole: the query in its middle is heard")
     func longClip() throws {
         let quiet = [Int16](repeating: 0, count: 75 * 16_000)

@@ -19,6 +19,9 @@ final class PocketSphinxDecoder {
         let endFrame: Int
         let acousticScore: Int32
         let languageScore: Int32
+
+        /// Frames the segment spans, at least one.
+        var frameCount: Int { max(startFrame, endFrame) - startFrame + 1 }
     }
 
     /// Builds a decoder from `-name value` pairs; throws with the library's messages when it refuses them.

@@ -14,7 +14,8 @@ NATO = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "alpha bravo charlie delta echo fo
 DIGITS = "zero one two three four five six seven eight nine".split()
 TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-VOICES = ["en-gb-x-rp", "en-029", "en-us-nyc", "en-gb-x-gbclan", "en-us+f2", "en-us+m3", "en-gb-x-gbcwmd+f4"]
+VOICES = ["en-gb-x-rp", "en-029", "en-us-nyc", "en-gb-x-gbclan", "en-us+f2", "en-us+m3", "en-gb-x-gbcwmd+f4",
+          "en-gb-x-rp+f3", "en-029+m1", "en-us-nyc+f1", "en-gb-x-gbclan+m2"]
 NOFLIGHT = ["where are the toilets", "can I get a taxi to the city", "my bag did not arrive", "how much is a coffee",
             "I need a wheelchair please", "is there free wifi here", "what time does the lounge open", "the train to Bern",
             "hello can you hear me", "I would like to change my seat", "where do I check in", "how long is the walk",
