@@ -288,6 +288,8 @@ public final class FlightRecognizer {
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
+        // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see.
+        if openFlight == best { return .accepted(best) }
         guard let score, score >= acceptAt else { return .confirm([best]) }
         return .accepted(best)
     }

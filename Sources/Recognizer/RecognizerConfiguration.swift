@@ -126,7 +126,9 @@ public struct RecognizerConfiguration: Sendable {
 /// out-of-domain sentences, noise alone; 724 clips). There the phone loop alone separated right from wrong flights
 /// with an area under the ROC curve of 0.78, the fit score with 0.85, and at 5% wrong flights it accepted 215 right
 /// answers where the phone loop alone accepted 134. In each band of estimated signal-to-noise ratio the accept
-/// threshold is about the loosest value at which at most 5% of that band's clips got a wrong flight.
+/// threshold is about the loosest value at which at most 5% of that band's clips got a wrong flight. Above the reject
+/// threshold, a flight is also accepted when the open grammar read exactly the same flight (on those clips: 4 more
+/// right answers, no wrong one).
 public struct RecognitionThresholds: Sendable, Hashable {
     /// Weight of the open-grammar fit difference in the fit score.
     public var openGrammarWeight: Double = 1
