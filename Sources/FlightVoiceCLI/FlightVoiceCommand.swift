@@ -36,6 +36,9 @@ public enum FlightVoiceCommand {
             console.print("flightvoice \(version)")
             return ExitCode.success.rawValue
         }
+        if first == ModelProbe.childCommand {
+            return ModelProbe.runChild(Array(arguments.dropFirst()), console: console)
+        }
         if first == "help", let command = commands.first(where: { $0.name == arguments[1] }) {
             console.print(command.help)
             return ExitCode.success.rawValue

@@ -162,3 +162,20 @@ public struct RecognitionThresholds: Sendable, Hashable {
     /// The default thresholds, chosen on synthetic development clips as described above.
     public init() {}
 }
+
+extension RecognizerConfiguration {
+    /// Loads the acoustic model and dictionary once, as a recognizer will, then frees them; throws `RecognizerError`
+    /// when the library refuses them. The library ends the process on some corrupt model files (a garbled `mdef`, a
+    /// truncated `transition_matrices`) instead of returning an error, so run this in a child process to check a model
+    /// nobody has vouched for.
+    public func loadModelOnce() throws {
+        try validate()
+        _ = try PocketSphinxDecoder(arguments: commonArguments, verbose: verbose)
+    }
+
+    /// True when both the acoustic model and the dictionary are the Debian package's, which dpkg keeps intact.
+    public var usesPackagedModel: Bool {
+        let packaged = RecognizerConfiguration()
+        return acousticModel == packaged.acousticModel && dictionary == packaged.dictionary
+    }
+}

@@ -102,6 +102,24 @@ import Testing
         #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
     }
 
+    @Test("a corrupt model the library would exit on is exit 69 with the library's reason, not a silent stop",
+          arguments: [("mdef", "garbage"), ("transition_matrices", "s3\nversion 1.0\n")])
+    func corruptModel(file: String, content: String) throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
+        let model = binary.folder.appendingPathComponent("model")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) where name != file {
+            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
+        }
+        try content.write(to: model.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        let run = try binary.run(["recognize", "--model", model.path, Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(run.exitCode == 69)
+        #expect(run.standardError.contains("cannot be loaded") && run.standardError.contains(file), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+    }
+
     @Test func evalReportsAccuracyOnTheSamples() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

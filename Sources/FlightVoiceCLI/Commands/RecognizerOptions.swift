@@ -6,7 +6,7 @@ enum RecognizerOptions {
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
     static let verbose = OptionSpec.flag("--verbose", "-v", help: "Show the speech library's own log on standard error.")
 
-    /// The configuration these options describe; a missing model file is exit 69 with its path.
+    /// The configuration these options describe; a missing or unloadable model is exit 69 with its path.
     static func configuration(_ arguments: ParsedArguments) throws -> RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
         if let model = arguments.value("model") { configuration.acousticModel = model }
@@ -17,6 +17,7 @@ enum RecognizerOptions {
         } catch {
             throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
         }
+        try ModelProbe.check(configuration)
         return configuration
     }
 }
