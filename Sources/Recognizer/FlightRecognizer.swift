@@ -9,7 +9,8 @@ import Foundation
 /// buffered utterance at once (splitting at pauses destroys accuracy), so chunked and whole-clip decoding agree
 /// exactly; while audio streams in, a live pass reports speech start and partial hypotheses.
 ///
-/// Thread rule: not `Sendable`; it owns its PocketSphinx decoders (today's grammar, phone loop, open grammar, live). Use one per thread, or behind `RecognitionService`.
+/// Thread rule: not `Sendable`; it owns its PocketSphinx decoders (today's grammar, phone loop, open grammar, live).
+/// Use one per thread, or behind `RecognitionService`.
 public final class FlightRecognizer {
     /// The configuration it was built with.
     public let configuration: RecognizerConfiguration
@@ -210,6 +211,7 @@ public final class FlightRecognizer {
         }
         let span = first.startFrame...last.endFrame
         let flights = grammar.flights(in: hypothesis.text)
+        let candidates = normalizer.normalize(hypothesis.text).candidates
         try decodeUtterance(phoneLoop, samples)
         let phones = phoneLoop.segments()
 
@@ -237,7 +239,10 @@ public final class FlightRecognizer {
         let fitScore = flightRatio + weight * (flightGap ?? 0)
 
         let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
-        let acceptAt = thresholds.acceptScore(signalToNoise: signalToNoise)
+        // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see:
+        // then anything above the reject threshold is accepted.
+        let grammarsAgree = openReading.flight != nil && openReading.flight == (flights.first ?? candidates.first?.flight)
+        let acceptAt = grammarsAgree ? thresholds.rejectScore : thresholds.acceptScore(signalToNoise: signalToNoise)
         let words = wordSegments.indices.map { index in
             let segment = wordSegments[index]
             return RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
@@ -249,7 +254,6 @@ public final class FlightRecognizer {
         alternatives = alternatives.enumerated().filter { !alternatives.prefix($0.offset).contains($0.element) }.map(\.element)
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(fitScore, acceptAt: acceptAt), alternatives: alternatives)
 
-        let candidates = normalizer.normalize(hypothesis.text).candidates
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
         let decision = decide(flights: flights, candidates: candidates, score: flightGap == nil ? nil : fitScore,
                               acceptAt: acceptAt, openFlight: openReading.flight, hypothesisScore: hypothesis.score,
@@ -288,8 +292,6 @@ public final class FlightRecognizer {
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
-        // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see.
-        if openFlight == best { return .accepted(best) }
         guard let score, score >= acceptAt else { return .confirm([best]) }
         return .accepted(best)
     }
@@ -305,8 +307,8 @@ public final class FlightRecognizer {
         try decoder.endUtterance()
     }
 
-    /// Confidence 0...1 of a fit score: 0.5 exactly at the accept threshold for this clip's noise level, so a flight
-    /// is answered without asking only at 0.5 or above.
+    /// Confidence 0...1 of a fit score: 0.5 exactly at the accept threshold for this clip (its noise level, or the
+    /// reject threshold when the open grammar agrees), so a flight is answered without asking only at 0.5 or above.
     private func calibrated(_ score: Double, acceptAt: Double) -> Double {
         1 / (1 + exp(-(score - acceptAt) / configuration.thresholds.confidenceScale))
     }

@@ -13,7 +13,8 @@ struct FlightRecognizerTests {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
         let result = try recognizer.recognize(samples: try TestFlights.samples(file))
         #expect(result.grammarFlights.first == expected, "heard \"\(result.transcript.text)\"")
-        #expect(result.decision == .accepted(expected), "ratio \(result.logLikelihoodRatio ?? 0)")
+        #expect(result.decision == .accepted(expected), "fit score \(result.fitScore ?? 0)")
+        #expect(result.confidence >= 0.5, "an accepted answer has confidence 0.5 or more")
         #expect(!result.transcript.words.isEmpty)
         for word in result.transcript.words {
             #expect(word.start < word.end && word.end <= result.audioDuration + 0.01)
