@@ -200,7 +200,12 @@ public final class FlightRecognizer {
         if AudioLevel.loudestWindowLevel(samples, sampleRate: configuration.sampleRate) < thresholds.silenceLevel {
             return result(.empty, .noSpeech)
         }
-        try decodeUtterance(decoder, samples)
+        // The comparison decodes do not depend on the main one: run them alongside it, so an utterance takes as long as
+        // its longest pass rather than the sum of all three.
+        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openDecoder, samples: samples)
+        comparisons.start(concurrently: configuration.concurrentPasses)
+        defer { comparisons.finish() }
+        try Self.decodeUtterance(decoder, samples)
         let hypothesis = decoder.hypothesis()
         let segments = decoder.segments()
         let nbest = configuration.nbestLimit > 0 ? decoder.nbest(limit: configuration.nbestLimit, maximumVisited: configuration.nbestVisitLimit) : []
@@ -212,8 +217,7 @@ public final class FlightRecognizer {
         let span = first.startFrame...last.endFrame
         let flights = grammar.flights(in: hypothesis.text)
         let candidates = normalizer.normalize(hypothesis.text).candidates
-        try decodeUtterance(phoneLoop, samples)
-        let phones = phoneLoop.segments()
+        let (phones, openText, openSegments) = try comparisons.results()
 
         // The ratio is taken over the frames of words only: pauses inside the span fit silence in both decodes and
         // would only dilute it (by how long the speaker paused).
@@ -227,9 +231,6 @@ public final class FlightRecognizer {
         let flightRatio = Self.frameWeightedMean(wordRatios, over: wordSegments, at: flightWordIndices)
 
         // The second opinion: the same comparison against the best flight-shaped path of the open grammar.
-        try decodeUtterance(openDecoder, samples)
-        let openText = openDecoder.hypothesis()?.text ?? ""
-        let openSegments = openText.isEmpty ? [] : openDecoder.segments()
         let wordGaps = openSegments.isEmpty ? nil : wordSegments.map { Self.fitDifference($0, against: openSegments) / Double($0.frameCount) }
         // The worst flight word, not the mean: a forced wrong flight usually differs from what was said in one word.
         let flightGap = wordGaps.flatMap { gaps in flightWordIndices.map { gaps[$0] }.min() }
@@ -296,7 +297,7 @@ public final class FlightRecognizer {
         return .accepted(best)
     }
 
-    private func decodeUtterance(_ decoder: PocketSphinxDecoder, _ samples: [Int16]) throws {
+    fileprivate static func decodeUtterance(_ decoder: PocketSphinxDecoder, _ samples: [Int16]) throws {
         try decoder.startUtterance()
         do {
             try samples.withUnsafeBufferPointer { try decoder.process($0, wholeUtterance: true) }
@@ -389,5 +390,59 @@ enum AudioLevel {
             start += window / 2
         }
         return loudest > 0 ? 10 * log10(loudest / (32768.0 * 32768.0)) : -120
+    }
+}
+
+/// The phone-loop and open-grammar decodes of one utterance, on a helper thread while the main decode runs.
+///
+/// Safety of `@unchecked Sendable`: between `start` and `finish` the two decoders and the result fields are touched
+/// only by the helper thread; the owner reads them only after `finish` has waited for it.
+private final class ComparisonPasses: @unchecked Sendable {
+    private let phoneLoop: PocketSphinxDecoder
+    private let openGrammar: PocketSphinxDecoder
+    private let samples: [Int16]
+    private var outcome: Result<(phones: [PocketSphinxDecoder.Segment], openText: String, openSegments: [PocketSphinxDecoder.Segment]), any Error>?
+    private var helper: Thread?
+    private let done = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    init(phoneLoop: PocketSphinxDecoder, openGrammar: PocketSphinxDecoder, samples: [Int16]) {
+        self.phoneLoop = phoneLoop
+        self.openGrammar = openGrammar
+        self.samples = samples
+    }
+
+    /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
+    func start(concurrently: Bool) {
+        guard concurrently else { run(); return }
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        helper = thread
+        thread.start()
+    }
+
+    /// Waits for the helper thread, if any; safe to call more than once.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        if helper != nil { done.wait() }
+    }
+
+    /// The phone loop's segments and the open grammar's text and segments (empty when it found no path).
+    func results() throws -> (phones: [PocketSphinxDecoder.Segment], openText: String, openSegments: [PocketSphinxDecoder.Segment]) {
+        finish()
+        return try outcome!.get()
+    }
+
+    private func run() {
+        outcome = Result {
+            try FlightRecognizer.decodeUtterance(phoneLoop, samples)
+            let phones = phoneLoop.segments()
+            try FlightRecognizer.decodeUtterance(openGrammar, samples)
+            let openText = openGrammar.hypothesis()?.text ?? ""
+            return (phones, openText, openText.isEmpty ? [] : openGrammar.segments())
+        }
     }
 }

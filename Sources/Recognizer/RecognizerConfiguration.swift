@@ -40,6 +40,10 @@ public struct RecognizerConfiguration: Sendable {
     /// the first pass and separates right from wrong answers as well as with the wide beams, which cost half.
     public var openGrammarBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
 
+    /// Run the phone-loop and open-grammar decodes on a second thread while the main decode runs: a single
+    /// utterance is answered sooner (the kiosk, the service); a batch that already keeps every core busy gains nothing.
+    public var concurrentPasses: Bool = true
+
     /// How many distinct n-best hypotheses to read; 0 skips n-best (with the wide beams the lattice A* search takes
     /// tens of seconds per clip in this library version).
     public var nbestLimit: Int = 0
