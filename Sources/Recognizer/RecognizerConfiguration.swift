@@ -130,7 +130,9 @@ public struct RecognizerConfiguration: Sendable {
 /// out-of-domain sentences, noise alone; 724 clips). There the phone loop alone separated right from wrong flights
 /// with an area under the ROC curve of 0.78, the fit score with 0.85, and at 5% wrong flights it accepted 215 right
 /// answers where the phone loop alone accepted 134. In each band of estimated signal-to-noise ratio the accept
-/// threshold is about the loosest value at which at most 5% of that band's clips got a wrong flight. Above the reject
+/// threshold is the loosest value at which at most 5% of that band's clips got a wrong flight; the reject threshold
+/// the highest below which at most one answer in ten named the right flight. `choose-thresholds.py` (beside
+/// `make-devset.py`) reads them off `flightvoice eval --features` output. Above the reject
 /// threshold, a flight is also accepted when the open grammar read exactly the same flight (on those clips: 4 more
 /// right answers, no wrong one).
 public struct RecognitionThresholds: Sendable, Hashable {
@@ -140,7 +142,7 @@ public struct RecognitionThresholds: Sendable, Hashable {
     public var acceptScore: Double = -56
     /// Accept threshold for clean audio (estimated SNR at or above `cleanSignal`): clean audio tolerates a looser fit,
     /// because there the grammar's forced path fits noise far worse than speech.
-    public var acceptScoreClean: Double = -62
+    public var acceptScoreClean: Double = -63
     /// Estimated SNR (dB) from which audio counts as clean.
     public var cleanSignal: Double = 30
 
@@ -151,8 +153,8 @@ public struct RecognitionThresholds: Sendable, Hashable {
     }
 
     /// Fit score below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
-    /// Below it, about one development clip in ten named the right flight: asking would mostly offer a wrong one.
-    public var rejectScore: Double = -90
+    /// Below it, fewer than one development clip in ten named the right flight: asking would mostly offer a wrong one.
+    public var rejectScore: Double = -95
     /// Score units per e-fold of the logistic confidence around the accept threshold (larger is flatter).
     public var confidenceScale: Double = 10
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as

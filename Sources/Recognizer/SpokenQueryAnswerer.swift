@@ -42,8 +42,10 @@ public struct SpokenQueryAnswerer: Sendable {
         }
     }
 
-    /// Decodes and answers one clip; any failure becomes an `error` report, so no clip is ever lost.
-    public func report(path: String, decode: () throws -> AudioClip, recognizer: FlightRecognizer) -> ClipReport {
+    /// Decodes and answers one clip; any failure becomes an `error` report, so no clip is ever lost. `inspect` sees the
+    /// recognizer's full result when there is one (for decision measures).
+    public func report(path: String, decode: () throws -> AudioClip, recognizer: FlightRecognizer,
+                       inspect: (RecognitionResult) -> Void = { _ in }) -> ClipReport {
         let started = Date()
         var transcript = Transcript.empty
         var duration = 0.0
@@ -51,6 +53,7 @@ public struct SpokenQueryAnswerer: Sendable {
             let clip = try decode()
             duration = clip.duration
             let result = try recognizer.recognize(clip)
+            inspect(result)
             transcript = result.transcript
             let answer = try answer(for: result)
             return ClipReport(path: path, answer: answer, transcript: transcript, audioDuration: duration, processingSeconds: Date().timeIntervalSince(started), error: nil)

@@ -133,4 +133,22 @@ import Testing
         #expect(refused.exitCode == 65)
         #expect(refused.standardError.contains("bad.tsv:2"))
     }
+
+    @Test func evalWritesEachClipsDecisionMeasuresInManifestOrder() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let features = binary.folder.appendingPathComponent("features.tsv")
+        let run = try binary.run(["eval", "--jobs", "2", "--features", features.path, Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(run.exitCode == 0)
+        let rows = try String(contentsOf: features, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.first?.prefix(7) == ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score"])
+        #expect(rows.dropFirst().map(\.first) == ["lx40.wav", "speedbird-287.wav", "gate-for-lima-xray.wav", "no-flight.wav"])
+        for row in rows.dropFirst() {
+            #expect(row.count == rows[0].count)
+            #expect(Double(row[6]) != nil && Double(row[7]) != nil && Double(row[9]) != nil, "\(row)")
+        }
+        #expect(rows[1][1...4] == ["LX40", "correct", "LX40", "accept"])
+        let unwritable = try binary.run(["eval", "--features", "/nonexistent/features.tsv", Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(unwritable.exitCode == 74)
+    }
 }

@@ -13,6 +13,7 @@ enum EvalCommand: Command {
         .value("--by", valueName: "COLUMN", help: "Also report per value of this manifest column (repeatable)."),
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
+        .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
     ]
@@ -47,12 +48,29 @@ enum EvalCommand: Command {
         let store = try DatabaseOptions.openStore(arguments, context: context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
+        let featuresPath = arguments.value("features")
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
+        let featureRows = Mutex([String](repeating: "", count: manifest.entries.count))
+        let results = Mutex([String: RecognitionResult]())
         let elapsedSeconds = try ClipBatch.run(manifest.entries, jobs: jobs, answerer: answerer, console: context.console, answer: { entry, recognizer in
-            answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer)
+            answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer,
+                            inspect: { result in if featuresPath != nil { results.withLock { $0[entry.resolvedPath] = result } } })
         }, deliver: { index, clipReport in
-            report.withLock { $0.add(manifest.entries[index], report: clipReport) }
+            let entry = manifest.entries[index]
+            report.withLock { $0.add(entry, report: clipReport) }
+            if featuresPath != nil {
+                let result = results.withLock { $0.removeValue(forKey: entry.resolvedPath) }
+                featureRows.withLock { $0[index] = DecisionFeatures.row(entry: entry, report: clipReport, result: result) }
+            }
         })
+        if let featuresPath {
+            let text = ([DecisionFeatures.header] + featureRows.withLock { $0 }).joined(separator: "\n") + "\n"
+            do {
+                try text.write(toFile: featuresPath, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure(message: "\(featuresPath): cannot write the features (\(error.localizedDescription))", exitCode: .ioError)
+            }
+        }
         let finished = report.withLock { $0 }
         context.console.print(EvaluationText.render(finished, wallSeconds: elapsedSeconds, workers: jobs, listMisses: arguments.has("misses")))
         return .success

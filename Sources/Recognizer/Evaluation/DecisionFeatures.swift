@@ -1,0 +1,34 @@
+import FlightCore
+
+/// One clip's decision measures as a TSV row, for choosing thresholds on a development set (`eval --features`).
+///
+/// The recognizer accepts, confirms or rejects on these numbers (see `RecognitionThresholds`); with the expected
+/// answer beside them, a threshold can be read off as "the loosest value at which at most N% of clips got a wrong
+/// flight" per noise band, without rerunning the decoder. Pure.
+public enum DecisionFeatures {
+    /// The header row.
+    public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score",
+                                "phone_loop_ratio", "open_fit_difference", "snr_db", "open_flight", "transcript", "open_transcript"]
+        .joined(separator: "\t")
+
+    /// The row of one clip; `result` is nil when the clip could not be decoded.
+    public static func row(entry: EvaluationManifest.Entry, report: ClipReport, result: RecognitionResult?) -> String {
+        let outcome = EvaluationOutcome(expected: entry.expected, answer: report.answer)
+        func number(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "" }
+        let decision: String
+        switch result?.decision {
+        case .accepted?: decision = "accept"
+        case .confirm?: decision = "confirm"
+        case .rejected?: decision = "reject"
+        case .noSpeech?: decision = "no_speech"
+        case nil: decision = "error"
+        }
+        let cells = [
+            entry.path, entry.expected?.canonical ?? "", outcome.rawValue, result?.grammarFlights.first?.canonical ?? "", decision,
+            number(result?.confidence), number(result?.fitScore), number(result?.flightWordsRatio),
+            number(result?.openReading?.fitDifference), number(result?.signalToNoiseRatio),
+            result?.openReading?.flight?.canonical ?? "", result?.transcript.text ?? "", result?.openReading?.text ?? "",
+        ]
+        return cells.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t")
+    }
+}
