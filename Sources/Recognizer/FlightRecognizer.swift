@@ -235,7 +235,7 @@ public final class FlightRecognizer {
         // The worst flight word, not the mean: a forced wrong flight usually differs from what was said in one word.
         let flightGap = wordGaps.flatMap { gaps in flightWordIndices.map { gaps[$0] }.min() }
         let openReading = OpenGrammarReading(text: openText, flight: normalizer.normalize(openText).candidates.first?.flight,
-                                             fitDifference: flightGap, wordFitDifferences: wordGaps ?? [])
+                                             fitDifference: flightGap)
         let weight = thresholds.openGrammarWeight
         let fitScore = flightRatio + weight * (flightGap ?? 0)
 

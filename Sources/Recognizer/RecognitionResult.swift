@@ -83,8 +83,6 @@ public struct OpenGrammarReading: Sendable, Hashable {
     /// grammar's over the same frames. Near 0 or above when today's flight fits as well as anything flight-shaped; very
     /// negative when a word was forced. Nil when the open grammar found no path.
     public let fitDifference: Double?
-    /// The same difference for each word of the transcript; empty when the open grammar found no path.
-    public let wordFitDifferences: [Double]
 }
 
 /// What the streaming recognizer reports as audio arrives.
