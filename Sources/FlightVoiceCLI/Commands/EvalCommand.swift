@@ -23,7 +23,7 @@ enum EvalCommand: Command {
     where none was said. A wrong flight is a flight answered where another or none was said: the worst outcome.
     "Did you mean…?" answers are counted apart. The real-time factor is decoding time over audio time, per worker.
 
-    exit codes: 0 measured · 64 usage · 65 bad manifest · 66 manifest missing · 69 speech model · 74 database
+    exit codes: 0 measured · 64 usage · 65 bad manifest · 66 manifest missing · 69 speech model · 74 database or --features file
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
