@@ -237,7 +237,7 @@ public final class FlightRecognizer {
         let openReading = OpenGrammarReading(text: openText, flight: normalizer.normalize(openText).candidates.first?.flight,
                                              fitDifference: flightGap)
         let weight = thresholds.openGrammarWeight
-        let fitScore = flightRatio + weight * (flightGap ?? 0)
+        let fitScore = flightGap.map { flightRatio + weight * $0 }
 
         let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see:
@@ -253,10 +253,10 @@ public final class FlightRecognizer {
         // The open grammar's reading is the first alternative: what the audio says when nothing is forced.
         var alternatives = ([openText] + nbest.map(\.text)).filter { !$0.isEmpty && $0 != hypothesis.text }
         alternatives = alternatives.enumerated().filter { !alternatives.prefix($0.offset).contains($0.element) }.map(\.element)
-        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(fitScore, acceptAt: acceptAt), alternatives: alternatives)
+        let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(fitScore ?? flightRatio, acceptAt: acceptAt), alternatives: alternatives)
 
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, candidates: candidates, score: flightGap == nil ? nil : fitScore,
+        let decision = decide(flights: flights, candidates: candidates, score: fitScore,
                               acceptAt: acceptAt, openFlight: openReading.flight, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,

@@ -62,7 +62,8 @@ public struct RecognitionResult: Sendable {
     /// The second opinion of the open grammar (any flight-number shape); nil when today's grammar heard nothing.
     public let openReading: OpenGrammarReading?
     /// What the decision was taken on: the flight words' fit against the phone loop plus the weighted fit against the
-    /// open grammar, per frame (see `RecognitionThresholds`); nil without a hypothesis.
+    /// open grammar, per frame (see `RecognitionThresholds`); nil without a hypothesis or when the open grammar found
+    /// no path (then the answer is at best a confirmation).
     public let fitScore: Double?
     /// Length of the audio in seconds.
     public let audioDuration: Double

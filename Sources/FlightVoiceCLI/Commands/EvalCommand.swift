@@ -49,19 +49,20 @@ enum EvalCommand: Command {
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let featuresPath = arguments.value("features")
+        let entries = manifest.entries
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
-        let featureRows = Mutex([String](repeating: "", count: manifest.entries.count))
-        let results = Mutex([String: RecognitionResult]())
-        let elapsedSeconds = try ClipBatch.run(manifest.entries, jobs: jobs, answerer: answerer, console: context.console, answer: { entry, recognizer in
-            answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) }, recognizer: recognizer,
-                            inspect: { result in if featuresPath != nil { results.withLock { $0[entry.resolvedPath] = result } } })
-        }, deliver: { index, clipReport in
-            let entry = manifest.entries[index]
-            report.withLock { $0.add(entry, report: clipReport) }
+        let featureRows = Mutex([String](repeating: "", count: entries.count))
+        let elapsedSeconds = try ClipBatch.run(Array(entries.indices), jobs: jobs, answerer: answerer, console: context.console, answer: { index, recognizer in
+            let entry = entries[index]
+            var result: RecognitionResult?
+            let clipReport = answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) },
+                                             recognizer: recognizer, inspect: { result = $0 })
             if featuresPath != nil {
-                let result = results.withLock { $0.removeValue(forKey: entry.resolvedPath) }
                 featureRows.withLock { $0[index] = DecisionFeatures.row(entry: entry, report: clipReport, result: result) }
             }
+            return clipReport
+        }, deliver: { index, clipReport in
+            report.withLock { $0.add(entries[index], report: clipReport) }
         })
         if let featuresPath {
             let text = ([DecisionFeatures.header] + featureRows.withLock { $0 }).joined(separator: "\n") + "\n"
