@@ -191,9 +191,9 @@ public final class FlightRecognizer {
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
                     lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil, openReading: OpenGrammarReading? = nil,
-                    fitScore: Double? = nil) -> RecognitionResult {
+                    fitScore: Double? = nil, unexplained: Double? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, audioDuration: duration,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, unexplainedSpeechSeconds: unexplained, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -239,7 +239,11 @@ public final class FlightRecognizer {
         let weight = thresholds.openGrammarWeight
         let fitScore = flightGap.map { flightRatio + weight * $0 }
 
-        let signalToNoise = AudioLevel.signalToNoiseRatio(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
+        let powers = AudioLevel.framePowers(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
+        let signalToNoise = AudioLevel.signalToNoiseRatio(powers)
+        let unexplained = Double(AudioLevel.unexplainedSpeechFrames(
+            powers, words: wordSegments.map { $0.startFrame...$0.endFrame }, margin: thresholds.wordEdgeFrames,
+            belowSpeech: thresholds.unexplainedSpeechBelowSpeech, aboveNoise: thresholds.unexplainedSpeechAboveNoise)) / Self.framesPerSecond
         // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see:
         // then anything above the reject threshold is accepted.
         let grammarsAgree = openReading.flight != nil && openReading.flight == (flights.first ?? candidates.first?.flight)
@@ -257,11 +261,11 @@ public final class FlightRecognizer {
 
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
         let decision = decide(flights: flights, candidates: candidates, score: fitScore,
-                              acceptAt: acceptAt, openFlight: openReading.flight, hypothesisScore: hypothesis.score,
+                              acceptAt: acceptAt, openFlight: openReading.flight, unexplainedSpeech: unexplained, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
-                      openReading: openReading, fitScore: fitScore)
+                      openReading: openReading, fitScore: fitScore, unexplained: unexplained)
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
@@ -279,7 +283,7 @@ public final class FlightRecognizer {
     /// Accept, confirm or reject from the flights read, the fit score of the flight's words (nil when the open grammar
     /// found no path, so there is no second opinion) and competing readings.
     private func decide(flights: [FlightNumber], candidates: [FlightCandidate], score: Double?, acceptAt: Double,
-                        openFlight: FlightNumber?, hypothesisScore: Int32, nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
+                        openFlight: FlightNumber?, unexplainedSpeech: Double, hypothesisScore: Int32, nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
         if heard.isEmpty, let normalized = candidates.first?.flight, vocabulary.flights.contains(normalized) { heard = [normalized] }
@@ -293,7 +297,7 @@ public final class FlightRecognizer {
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
-        guard let score, score >= acceptAt else { return .confirm([best]) }
+        guard let score, score >= acceptAt, unexplainedSpeech < thresholds.unexplainedSpeechSeconds else { return .confirm([best]) }
         return .accepted(best)
     }
 
@@ -356,17 +360,39 @@ enum AudioLevel {
     /// Estimated signal-to-noise ratio in dB: the power of the loud frames (90th percentile of 10 ms frames) over
     /// that of the quiet ones (10th percentile). Independent of the decoder's segmentation; it underestimates when a
     /// clip holds no pause at all, which only makes the decision stricter.
-    static func signalToNoiseRatio(_ samples: [Int16], samplesPerFrame: Int) -> Double? {
-        let frameCount = samples.count / samplesPerFrame
-        guard frameCount >= 10 else { return nil }
-        let powers = (0..<frameCount).map { frame -> Double in
+    static func signalToNoiseRatio(_ powers: [Double]) -> Double? {
+        guard let (quiet, loud) = noiseAndSpeechPower(powers) else { return nil }
+        return 10 * log10(loud / quiet)
+    }
+
+    /// Mean power of each frame of `samplesPerFrame` samples (a trailing partial frame is left out).
+    static func framePowers(_ samples: [Int16], samplesPerFrame: Int) -> [Double] {
+        (0..<samples.count / samplesPerFrame).map { frame in
             var sum = 0.0
             for sample in samples[frame * samplesPerFrame..<(frame + 1) * samplesPerFrame] { sum += Double(sample) * Double(sample) }
             return sum / Double(samplesPerFrame) + 1e-3
-        }.sorted()
-        let quiet = powers[frameCount * quietPercentile / 100]
-        let loud = powers[min(frameCount - 1, frameCount * loudPercentile / 100)]
-        return 10 * log10(loud / quiet)
+        }
+    }
+
+    /// The noise and speech power (the quiet and loud percentiles of the frames); nil for fewer than 10 frames.
+    static func noiseAndSpeechPower(_ powers: [Double]) -> (noise: Double, speech: Double)? {
+        guard powers.count >= 10 else { return nil }
+        let sorted = powers.sorted()
+        return (sorted[sorted.count * quietPercentile / 100], sorted[min(sorted.count - 1, sorted.count * loudPercentile / 100)])
+    }
+
+    /// Frames outside `words` (each widened by `margin` frames) as loud as speech: within `belowSpeech` dB of the speech
+    /// level and at least `aboveNoise` dB over the noise. They are speech the decoder explained as silence or noise,
+    /// usually a word the grammar had no place for. 0 when the clip's contrast is too low to tell speech from noise.
+    static func unexplainedSpeechFrames(_ powers: [Double], words: [ClosedRange<Int>], margin: Int,
+                                        belowSpeech: Double, aboveNoise: Double) -> Int {
+        guard let (noise, speech) = noiseAndSpeechPower(powers) else { return 0 }
+        let floor = max(speech / pow(10, belowSpeech / 10), noise * pow(10, aboveNoise / 10))
+        var explained = [Bool](repeating: false, count: powers.count)
+        for word in words {
+            for frame in max(0, word.lowerBound - margin)...max(0, min(powers.count - 1, word.upperBound + margin)) { explained[frame] = true }
+        }
+        return powers.indices.filter { !explained[$0] && powers[$0] >= floor }.count
     }
 
     /// Percentile of frame power taken as the noise level.

@@ -65,6 +65,9 @@ public struct RecognitionResult: Sendable {
     /// open grammar, per frame (see `RecognitionThresholds`); nil without a hypothesis or when the open grammar found
     /// no path (then the answer is at best a confirmation).
     public let fitScore: Double?
+    /// Seconds of speech-loud audio outside the words heard (see `RecognitionThresholds.unexplainedSpeechSeconds`);
+    /// nil without a hypothesis.
+    public let unexplainedSpeechSeconds: Double?
     /// Length of the audio in seconds.
     public let audioDuration: Double
     /// Wall-clock seconds spent in the final decode and the confidence pass.

@@ -134,7 +134,8 @@ public struct RecognizerConfiguration: Sendable {
 /// the highest below which at most one answer in ten named the right flight. `choose-thresholds.py` (beside
 /// `make-devset.py`) reads them off `flightvoice eval --features` output. Above the reject
 /// threshold, a flight is also accepted when the open grammar read exactly the same flight (on those clips: 4 more
-/// right answers, no wrong one).
+/// right answers, no wrong one). Above the accept threshold, speech-loud audio outside the words heard still makes the
+/// answer a confirmation (`unexplainedSpeechSeconds`).
 public struct RecognitionThresholds: Sendable, Hashable {
     /// Weight of the open-grammar fit difference in the fit score.
     public var openGrammarWeight: Double = 1
@@ -160,6 +161,16 @@ public struct RecognitionThresholds: Sendable, Hashable {
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
     /// a different flight make the answer ambiguous: confirm instead of accept (only with `nbestLimit` > 0).
     public var ambiguityMargin: Double = 3000
+    /// Speech-loud audio outside the words heard, in seconds, from which a flight is confirmed rather than accepted:
+    /// the decoder explained part of what was said as silence or noise, often a digit the grammar had no place for
+    /// ("seven seven six" heard as "seven seven"). A syllable is about 0.15 s.
+    public var unexplainedSpeechSeconds: Double = 0.15
+    /// Frames next to each word that count as the word's own (onsets, releases and the decoder's boundary slack).
+    public var wordEdgeFrames: Int = 5
+    /// A frame counts as speech when within this many dB of the speech level (the 90th percentile frame)…
+    public var unexplainedSpeechBelowSpeech: Double = 10
+    /// …and at least this many dB over the noise level (the 10th percentile frame), so noise between words never counts.
+    public var unexplainedSpeechAboveNoise: Double = 20
     /// Fewer speech frames than this (1/100 s each) is no speech.
     public var minimumSpeechFrames: Int = 20
     /// Loudest 100 ms window below this level (dBFS) is silence, whatever the decoder says.

@@ -60,6 +60,18 @@ struct FlightRecognizerTests {
         #expect(!result.transcript.alternatives.contains(result.transcript.text))
     }
 
+    @Test("speech the words do not account for is confirmed, not answered: a second flight after the first")
+    func unexplainedSpeechIsConfirmed() throws {
+        let samples = try TestFlights.samples("ba287.wav") + (try TestFlights.samples("lx40.wav"))
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: samples)
+        let thresholds = recognizer.configuration.thresholds
+        #expect(try #require(result.unexplainedSpeechSeconds) >= thresholds.unexplainedSpeechSeconds, "heard \"\(result.transcript.text)\"")
+        #expect(result.decision.acceptedFlight == nil, "decided \(result.decision) on \"\(result.transcript.text)\"")
+        let alone = try recognizer.recognize(samples: try TestFlights.samples("ba287.wav"))
+        #expect(try #require(alone.unexplainedSpeechSeconds) < thresholds.unexplainedSpeechSeconds)
+    }
+
     @Test("a clip minutes long is decoded whole: the query in its middle is heard")
     func longClip() throws {
         let quiet = [Int16](repeating: 0, count: 75 * 16_000)

@@ -1,0 +1,39 @@
+@testable import Recognizer
+import Testing
+
+@Suite("Loudness measures")
+struct AudioLevelTests {
+    /// Frame powers: noise at 1, speech at 10 000 (40 dB above), one louder frame.
+    static func powers(speechAt frames: [Int], count: Int = 100) -> [Double] {
+        (0..<count).map { frames.contains($0) ? ($0 == frames.first ? 20_000 : 10_000) : 1 }
+    }
+
+    @Test("speech-loud frames outside every word count, noise never does")
+    func countsSpeechOutsideWords() {
+        let speech = Array(20..<40) + Array(60..<72)
+        let powers = Self.powers(speechAt: speech)
+        let count = AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20)
+        #expect(count == 12)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39, 60...71], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
+    }
+
+    @Test("frames just beside a word belong to it")
+    func wordEdgesAreTheWords() {
+        let powers = Self.powers(speechAt: Array(18..<42))
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 0, belowSpeech: 10, aboveNoise: 20) == 4)
+    }
+
+    @Test("in noise as loud as the speech nothing counts: speech and noise cannot be told apart")
+    func lowContrastCountsNothing() {
+        let powers = (0..<100).map { $0 % 2 == 0 ? 10_000.0 : 3_000 }
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [0...10], margin: 0, belowSpeech: 10, aboveNoise: 20) == 0)
+    }
+
+    @Test("the signal-to-noise ratio is speech over noise level in dB")
+    func signalToNoise() throws {
+        let ratio = try #require(AudioLevel.signalToNoiseRatio(Self.powers(speechAt: Array(0..<30))))
+        #expect(abs(ratio - 40) < 0.01)
+        #expect(AudioLevel.signalToNoiseRatio([1, 2, 3]) == nil)
+    }
+}
