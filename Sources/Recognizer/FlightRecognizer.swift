@@ -390,7 +390,8 @@ enum AudioLevel {
         let floor = max(speech / pow(10, belowSpeech / 10), noise * pow(10, aboveNoise / 10))
         var explained = [Bool](repeating: false, count: powers.count)
         for word in words {
-            for frame in max(0, word.lowerBound - margin)...max(0, min(powers.count - 1, word.upperBound + margin)) { explained[frame] = true }
+            let first = max(0, word.lowerBound - margin), last = min(powers.count - 1, word.upperBound + margin)
+            if first <= last { for frame in first...last { explained[frame] = true } }
         }
         return powers.indices.filter { !explained[$0] && powers[$0] >= floor }.count
     }

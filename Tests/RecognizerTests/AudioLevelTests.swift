@@ -24,6 +24,12 @@ struct AudioLevelTests {
         #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 0, belowSpeech: 10, aboveNoise: 20) == 4)
     }
 
+    @Test("a word the decoder placed past the last whole frame is ignored, not a crash")
+    func wordsPastTheEnd() {
+        let powers = Self.powers(speechAt: Array(20..<40))
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39, 120...130], margin: 5, belowSpeech: 10, aboveNoise: 20) == 0)
+    }
+
     @Test("in noise as loud as the speech nothing counts: speech and noise cannot be told apart")
     func lowContrastCountsNothing() {
         let powers = (0..<100).map { $0 % 2 == 0 ? 10_000.0 : 3_000 }
