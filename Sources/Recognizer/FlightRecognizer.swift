@@ -240,9 +240,10 @@ public final class FlightRecognizer {
         let fitScore = flightGap.map { flightRatio + weight * $0 }
 
         let powers = AudioLevel.framePowers(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
-        let signalToNoise = AudioLevel.signalToNoiseRatio(powers)
+        let levels = AudioLevel.noiseAndSpeechPower(powers)
+        let signalToNoise = AudioLevel.signalToNoiseRatio(levels)
         let unexplained = Double(AudioLevel.unexplainedSpeechFrames(
-            powers, words: wordSegments.map { $0.startFrame...$0.endFrame }, margin: thresholds.wordEdgeFrames,
+            powers, levels: levels, words: wordSegments.map { $0.startFrame...$0.endFrame }, margin: thresholds.wordEdgeFrames,
             belowSpeech: thresholds.unexplainedSpeechBelowSpeech, aboveNoise: thresholds.unexplainedSpeechAboveNoise)) / Self.framesPerSecond
         // Two grammars agreeing on the exact flight, one of them free to say any, is evidence the score cannot see:
         // then anything above the reject threshold is accepted.
@@ -360,9 +361,8 @@ enum AudioLevel {
     /// Estimated signal-to-noise ratio in dB: the power of the loud frames (90th percentile of 10 ms frames) over
     /// that of the quiet ones (10th percentile). Independent of the decoder's segmentation; it underestimates when a
     /// clip holds no pause at all, which only makes the decision stricter.
-    static func signalToNoiseRatio(_ powers: [Double]) -> Double? {
-        guard let (quiet, loud) = noiseAndSpeechPower(powers) else { return nil }
-        return 10 * log10(loud / quiet)
+    static func signalToNoiseRatio(_ levels: (noise: Double, speech: Double)?) -> Double? {
+        levels.map { 10 * log10($0.speech / $0.noise) }
     }
 
     /// Mean power of each frame of `samplesPerFrame` samples (a trailing partial frame is left out).
@@ -384,9 +384,9 @@ enum AudioLevel {
     /// Frames outside `words` (each widened by `margin` frames) as loud as speech: within `belowSpeech` dB of the speech
     /// level and at least `aboveNoise` dB over the noise. They are speech the decoder explained as silence or noise,
     /// usually a word the grammar had no place for. 0 when the clip's contrast is too low to tell speech from noise.
-    static func unexplainedSpeechFrames(_ powers: [Double], words: [ClosedRange<Int>], margin: Int,
-                                        belowSpeech: Double, aboveNoise: Double) -> Int {
-        guard let (noise, speech) = noiseAndSpeechPower(powers) else { return 0 }
+    static func unexplainedSpeechFrames(_ powers: [Double], levels: (noise: Double, speech: Double)?, words: [ClosedRange<Int>],
+                                        margin: Int, belowSpeech: Double, aboveNoise: Double) -> Int {
+        guard let (noise, speech) = levels else { return 0 }
         let floor = max(speech / pow(10, belowSpeech / 10), noise * pow(10, aboveNoise / 10))
         var explained = [Bool](repeating: false, count: powers.count)
         for word in words {

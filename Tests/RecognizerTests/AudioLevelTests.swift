@@ -12,34 +12,34 @@ struct AudioLevelTests {
     func countsSpeechOutsideWords() {
         let speech = Array(20..<40) + Array(60..<72)
         let powers = Self.powers(speechAt: speech)
-        let count = AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20)
+        let count = AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20)
         #expect(count == 12)
-        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39, 60...71], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [20...39, 60...71], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
     }
 
     @Test("frames just beside a word belong to it")
     func wordEdgesAreTheWords() {
         let powers = Self.powers(speechAt: Array(18..<42))
-        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
-        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39], margin: 0, belowSpeech: 10, aboveNoise: 20) == 4)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [20...39], margin: 2, belowSpeech: 10, aboveNoise: 20) == 0)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [20...39], margin: 0, belowSpeech: 10, aboveNoise: 20) == 4)
     }
 
     @Test("a word the decoder placed past the last whole frame is ignored, not a crash")
     func wordsPastTheEnd() {
         let powers = Self.powers(speechAt: Array(20..<40))
-        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [20...39, 120...130], margin: 5, belowSpeech: 10, aboveNoise: 20) == 0)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [20...39, 120...130], margin: 5, belowSpeech: 10, aboveNoise: 20) == 0)
     }
 
     @Test("in noise as loud as the speech nothing counts: speech and noise cannot be told apart")
     func lowContrastCountsNothing() {
         let powers = (0..<100).map { $0 % 2 == 0 ? 10_000.0 : 3_000 }
-        #expect(AudioLevel.unexplainedSpeechFrames(powers, words: [0...10], margin: 0, belowSpeech: 10, aboveNoise: 20) == 0)
+        #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [0...10], margin: 0, belowSpeech: 10, aboveNoise: 20) == 0)
     }
 
     @Test("the signal-to-noise ratio is speech over noise level in dB")
     func signalToNoise() throws {
-        let ratio = try #require(AudioLevel.signalToNoiseRatio(Self.powers(speechAt: Array(0..<30))))
+        let ratio = try #require(AudioLevel.signalToNoiseRatio(AudioLevel.noiseAndSpeechPower(Self.powers(speechAt: Array(0..<30)))))
         #expect(abs(ratio - 40) < 0.01)
-        #expect(AudioLevel.signalToNoiseRatio([1, 2, 3]) == nil)
+        #expect(AudioLevel.signalToNoiseRatio(AudioLevel.noiseAndSpeechPower([1, 2, 3])) == nil)
     }
 }
