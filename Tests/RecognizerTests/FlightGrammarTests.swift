@@ -51,13 +51,16 @@ struct FlightGrammarTests {
     @Test("every grammar word is one the shared vocabulary or the airline directory explains")
     func vocabularyIsReadable() {
         let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        for word in grammar.words { #expect(Self.normalizerKnows(word), "\(word) is not in the shared vocabulary") }
+    }
+
+    /// True for a word the normalizer reads: a carrier word, an airline's name word, a number, letter or repeater word.
+    static func normalizerKnows(_ word: String) -> Bool {
         let names = Set(TestFlights.airlines.airlines.flatMap { $0.allSpokenNames.flatMap(FlightGrammar.nameWords) })
-        for word in grammar.words {
-            let known = SpokenVocabulary.carrierWords.contains(word.replacingOccurrences(of: "'", with: "")) || names.contains(word) || SpokenVocabulary.value(ofNumberWord: word) != nil
-                || SpokenVocabulary.letter(ofSpelledWord: word) != nil || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight"].contains(word)
-                || SpokenVocabulary.repeaters[word] != nil
-            #expect(known, "\(word) is not in the shared vocabulary")
-        }
+        return SpokenVocabulary.carrierWords.contains(word.replacingOccurrences(of: "'", with: "")) || names.contains(word)
+            || SpokenVocabulary.value(ofNumberWord: word) != nil || SpokenVocabulary.letter(ofSpelledWord: word) != nil
+            || SpokenVocabulary.letterHomophones[word] != nil || SpokenVocabulary.repeaters[word] != nil
+            || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight"].contains(word)
     }
 
     @Test("the open grammar names every airline of the directory and reads any number, for the normalizer to read back")
@@ -69,13 +72,7 @@ struct FlightGrammarTests {
             }
         }
         #expect(grammar.jsgf.contains("<flight> = <open_airline> [flight] <open_number>;"))
-        let names = Set(TestFlights.airlines.airlines.flatMap { $0.allSpokenNames.flatMap(FlightGrammar.nameWords) })
-        for word in grammar.words {
-            let known = SpokenVocabulary.carrierWords.contains(word.replacingOccurrences(of: "'", with: "")) || names.contains(word)
-                || SpokenVocabulary.value(ofNumberWord: word) != nil || SpokenVocabulary.letter(ofSpelledWord: word) != nil
-                || [SpokenVocabulary.hundred, SpokenVocabulary.thousand, "flight", "double"].contains(word)
-            #expect(known, "\(word) is not in the shared vocabulary")
-        }
+        for word in grammar.words { #expect(Self.normalizerKnows(word), "\(word) is not in the shared vocabulary") }
     }
 
     @Test("pronunciations for missing words come from dictionary pieces, then spelling rules")
@@ -99,15 +96,27 @@ struct GrammarNormalizerAgreementTests {
             for name in FlightGrammar.namePhrases(code: flight.airline, airline: airline) {
                 for form in SpokenNumberForms.forms(of: flight.number) {
                     for phrase in [name + form, [.word("what's"), .word("the"), .word("gate"), .word("for")] + name + form + [.word("please")]] {
-                        let text = FlightGrammar.spellings(of: phrase).first!.joined(separator: " ")
-                        #expect(grammar.flights(in: text) == [flight], "grammar reading of \(text)")
-                        let best = normalizer.normalize(text).best?.flight
-                        #expect(best == flight, "normalizer read \(text) as \(best?.canonical ?? "nothing")")
-                        checked += 1
+                        for spelling in FlightGrammar.spellings(of: phrase) {
+                            let text = spelling.joined(separator: " ")
+                            #expect(grammar.flights(in: text) == [flight], "grammar reading of \(text)")
+                            let best = normalizer.normalize(text).best?.flight
+                            #expect(best == flight, "normalizer read \(text) as \(best?.canonical ?? "nothing")")
+                            checked += 1
+                        }
                     }
                 }
             }
         }
-        #expect(checked > 100)
+        #expect(checked > 1000)
+    }
+
+    @Test("a letter or digit is read back in every way the grammar file lets it be spoken")
+    func ruleAlternatives() {
+        let rules = FlightGrammar.ruleAlternatives(in: FlightGrammar.baseGrammar)
+        #expect(rules["letter_z"] == [["z"], ["zed"], ["zulu"]])
+        #expect(rules["digit_0"] == [["zero"], ["oh"]])
+        for letter in "abcdefghijklmnopqrstuvwxyz" { #expect(rules["letter_\(letter)"]?.isEmpty == false, "letter \(letter)") }
+        for digit in 0...9 { #expect(rules["digit_\(digit)"]?.isEmpty == false, "digit \(digit)") }
+        #expect(rules["query"] == nil, "rules that reference others are not word lists")
     }
 }

@@ -22,6 +22,15 @@ struct FlightRecognizerTests {
         }
     }
 
+    @Test("a British speaker's \"zed\" is the letter Z: E Z Y is easyJet's code")
+    func zed() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples("ezy812-zed.wav"))
+        #expect(result.transcript.text.split(separator: " ").contains("zed"), "heard \"\(result.transcript.text)\"")
+        #expect(result.grammarFlights.first == FlightNumber(parsing: "U2812"))
+        #expect(result.decision == .accepted(FlightNumber(parsing: "U2812")!), "fit score \(result.fitScore ?? 0)")
+    }
+
     @Test("digital silence is no speech")
     func silence() throws {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)

@@ -63,6 +63,7 @@ public struct FlightGrammar: Sendable {
         text += codes.isEmpty ? "<flight> = <VOID>;\n" : "<flight> = " + codes.map { "<airline_\($0)>" }.joined(separator: " | ") + ";\n"
 
         var words = Set(Self.words(inJSGF: baseGrammar))
+        let rules = Self.ruleAlternatives(in: baseGrammar)
         var phrases: [(words: [String], airline: String)] = []
         var readings: [String: [String: Int]] = [:]
         for code in codes {
@@ -74,14 +75,14 @@ public struct FlightGrammar: Sendable {
             for number in numbers {
                 for form in SpokenNumberForms.forms(of: number) {
                     forms.append(form)
-                    for spelling in Self.spellings(of: form) { table[spelling.joined(separator: " "), default: number] = number }
+                    for spelling in Self.spellings(of: form, rules: rules) { table[spelling.joined(separator: " "), default: number] = number }
                 }
             }
             readings[code] = table
             for name in names {
-                for spelling in Self.spellings(of: name) { phrases.append((spelling, code)) }
+                for spelling in Self.spellings(of: name, rules: rules) { phrases.append((spelling, code)) }
             }
-            for token in (names + forms).joined() { words.formUnion(token.spellings) }
+            for case .word(let word) in (names + forms).joined() { words.insert(word) }
             text += "<airline_\(code)> = (" + names.map { $0.map(\.jsgf).joined(separator: " ") }.joined(separator: " | ")
                 + ") [\(Self.flightWord)] <number_\(code)>;\n"
             text += "<number_\(code)> = " + PrefixTree(forms).jsgf + ";\n"
@@ -154,9 +155,29 @@ public struct FlightGrammar: Sendable {
             .filter { !$0.isEmpty }
     }
 
-    /// Every word sequence a token sequence can be heard as.
-    static func spellings(of tokens: [GrammarToken]) -> [[String]] {
-        tokens.reduce([[]]) { partial, token in partial.flatMap { prefix in token.spellings.map { prefix + [$0] } } }
+    /// Every word sequence a token sequence can be heard as, with the shared rules' alternatives from `rules`.
+    static func spellings(of tokens: [GrammarToken], rules: [String: [[String]]] = embeddedRules) -> [[String]] {
+        tokens.reduce([[]]) { partial, token in partial.flatMap { prefix in token.spellings(in: rules).map { prefix + $0 } } }
+    }
+
+    /// The alternatives of the embedded grammar's shared rules.
+    static let embeddedRules = ruleAlternatives(in: embeddedQueryGrammar)
+
+    /// The alternatives of every rule of `text` written on one line as plain words and `|`, by rule name:
+    /// `<letter_z> = z | zed | zulu;` → "letter_z": [["z"], ["zed"], ["zulu"]]. The grammar file is the one place
+    /// that says how a letter or digit may be spoken, so reading a hypothesis back uses the same list.
+    static func ruleAlternatives(in text: String) -> [String: [[String]]] {
+        var rules: [String: [[String]]] = [:]
+        for line in text.split(separator: "\n") {
+            let code = line.components(separatedBy: "//")[0].trimmingCharacters(in: .whitespaces)
+            guard code.hasPrefix("<"), code.hasSuffix(";"), let equals = code.firstIndex(of: "="),
+                  let close = code.firstIndex(of: ">"), close < equals else { continue }
+            let body = code[code.index(after: equals)..<code.index(before: code.endIndex)]
+            guard !body.contains(where: { "<>()[]{}*+".contains($0) }) else { continue }
+            let name = String(code[code.index(after: code.startIndex)..<close])
+            rules[name] = body.split(separator: "|").map { $0.split(separator: " ").map(String.init) }.filter { !$0.isEmpty }
+        }
+        return rules
     }
 
     /// The words of a JSGF text: tokens of rule bodies that are not rule references, tags or operators.

@@ -7,23 +7,27 @@ enum GrammarToken: Hashable, Comparable {
     case letter(Character)
 
     /// The JSGF text of the token.
-    var jsgf: String {
+    var jsgf: String { ruleName.map { "<\($0)>" } ?? wordText }
+
+    /// The shared grammar rule the token stands for ("letter_z", "digit_0"); nil for a plain word.
+    var ruleName: String? {
         switch self {
-        case .word(let word): word
-        case .digit(let digit): "<digit_\(digit)>"
-        case .letter(let letter): "<letter_\(letter.lowercased())>"
+        case .word: nil
+        case .digit(let digit): "digit_\(digit)"
+        case .letter(let letter): "letter_\(letter.lowercased())"
         }
     }
 
-    /// The words the token can be heard as.
-    var spellings: [String] {
-        switch self {
-        case .word(let word): [word]
-        case .digit(0): [SpokenVocabulary.digitWords[0], "oh"]
-        case .digit(9): [SpokenVocabulary.digitWords[9], "niner"]
-        case .digit(let digit): [SpokenVocabulary.digitWords[digit]]
-        case .letter(let letter): [letter.lowercased()] + [SpokenVocabulary.natoWords[letter].map { $0 }].compactMap { $0 }
-        }
+    /// The word sequences the token can be heard as: its rule's alternatives in `rules` (see
+    /// `FlightGrammar.ruleAlternatives`), or the word itself.
+    func spellings(in rules: [String: [[String]]]) -> [[String]] {
+        guard let ruleName else { return [[wordText]] }
+        return rules[ruleName] ?? []
+    }
+
+    private var wordText: String {
+        if case .word(let word) = self { return word }
+        return ""
     }
 
     static func < (lhs: GrammarToken, rhs: GrammarToken) -> Bool { lhs.jsgf < rhs.jsgf }

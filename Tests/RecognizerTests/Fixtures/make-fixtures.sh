@@ -3,8 +3,8 @@
 # The expected answers assume the test's flight list (RecognizerTests/TestFlights.swift): LX40, LX1234, BA287,
 # LH400, U2812. Run from this folder: ./make-fixtures.sh
 set -eu
-say() { # name, expected flight (empty for none), text
-    espeak-ng -v en-us -s 140 "$3" -w "_$1.wav"
+say() { # name, expected flight (empty for none), text, voice (default en-us)
+    espeak-ng -v "${4:-en-us}" -s 140 "$3" -w "_$1.wav"
     sox "_$1.wav" -r 16000 -c 1 -b 16 "$1.wav" pad 0.2 0.3
     rm "_$1.wav"
     printf '%s.wav\t%s\t%s\n' "$1" "$2" "$3" >> fixtures.tsv
@@ -16,6 +16,7 @@ say lima-xray-1234 LX1234 "lima x-ray twelve thirty four"
 say speedbird287 BA287 "Speedbird two eighty seven please"
 say lh400 LH400 "L H four hundred"
 say where-exit "" "where is the exit"
+say ezy812-zed U2812 "E Z Y eight one two" en-gb
 sox -n -r 16000 -c 1 -b 16 silence.wav trim 0 2
 printf 'silence.wav\t\t(silence)\n' >> fixtures.tsv
 sox -n -r 16000 -c 1 -b 16 pink-noise.wav synth 2 pinknoise vol 0.1
