@@ -5,8 +5,9 @@
 
 FLIGHTS.txt: one canonical flight number a line (today's flights). AIRLINES.tsv: iata, icao, name, callsign,
 spoken names separated by '|'. Writes OUT_DIR/manifest.tsv (path, flight, text, voice, condition, kind) and WAVs:
-flight queries in several spoken forms and espeak-ng voices, no-flight sentences, and noise alone, each clean and
-mixed with pink noise or synthetic babble at 20, 10 and 5 dB SNR. Needs espeak-ng and sox. Deterministic (seeded).
+flight queries in several spoken forms and espeak-ng voices, no-flight sentences, and noise alone, each clean, mixed
+with pink noise or synthetic babble at 20, 10 and 5 dB SNR, and through a telephone channel (300-3400 Hz, 8 kHz).
+Needs espeak-ng and sox. Deterministic (seeded).
 """
 import os, random, subprocess, sys
 
@@ -75,6 +76,9 @@ def main():
             noisy = os.path.join(out, f"{name}__snr{snr}.wav")
             mix_noise(clean, noisy, snr, rng, out)
             rows.append((os.path.basename(noisy), flight, text, voice, f"snr{snr}", kind))
+        phone = os.path.join(out, f"{name}__8k.wav")
+        run("sox", clean, "-r", "8000", phone, "sinc", "300-3400")
+        rows.append((os.path.basename(phone), flight, text, voice, "8k", kind))
     for i in range(10):
         noise = os.path.join(out, f"z{i:03d}__noise.wav")
         make_noise(noise, 2.5, rng, out, level=rng.choice([-30, -24, -18]))
