@@ -29,7 +29,8 @@ struct FlightGrammarTests {
         (40, "forty"), (40, "four zero"), (40, "four oh"), (40, "zero zero four zero"),
         (287, "two eight seven"), (287, "two eighty seven"), (287, "two hundred eighty seven"),
         (1234, "twelve thirty four"), (1234, "one two three four"), (1901, "nineteen oh one"),
-        (900, "nine hundred"), (900, "nine oh oh"), (900, "nine double oh"), (4400, "forty four hundred"),
+        (900, "nine hundred"), (900, "nine oh oh"), (900, "nine double oh"), (777, "triple seven"), (1222, "one triple two"),
+        (1222, "one two double two"), (1222, "one double two two"), (4400, "forty four hundred"),
         (2001, "two thousand one"), (2001, "twenty oh one"), (442, "zero four four two"), (9, "niner"),
     ])
     func numberForms(number: Int, spoken: String) {

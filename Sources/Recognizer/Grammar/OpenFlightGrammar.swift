@@ -36,7 +36,7 @@ public struct OpenFlightGrammar: Sendable {
             <open_digit> = <digit_0> | <open_nonzero>;
             <open_code> = <open_letter> (<open_letter> | <open_digit>) | <open_digit> <open_letter>;
             <open_airline> = <open_code>\(airlineNames.map { " | " + $0 }.joined());
-            <open_spelled> = <open_digit> | double <open_digit>;
+            <open_spelled> = <open_digit> | (\(SpokenVocabulary.repeaters.keys.sorted().joined(separator: " | "))) <open_digit>;
             <open_teen> = \(SpokenVocabulary.teenWords.joined(separator: " | "));
             <open_pair> = <open_teen> | (\(SpokenVocabulary.tensWords.joined(separator: " | "))) [<open_nonzero>];
             <open_number> = <open_spelled> [<open_spelled> [<open_spelled> [<open_spelled>]]]

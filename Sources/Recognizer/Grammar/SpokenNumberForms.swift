@@ -68,15 +68,16 @@ enum SpokenNumberForms {
         return forms.filter { seen.insert($0).inserted }
     }
 
-    /// "four zero" and, where two equal digits follow each other, "double four".
+    /// "four zero" and, where equal digits follow each other, "double four" and "triple seven".
     private static func digitByDigit(_ digits: [Int]) -> [[GrammarToken]] {
-        // Expand left to right, branching where a pair can be said with "double".
+        // Expand left to right, branching where a run can be said with "double" or "triple".
         func expand(_ position: Int) -> [[GrammarToken]] {
             if position == digits.count { return [[]] }
             var forms = expand(position + 1).map { [GrammarToken.digit(digits[position])] + $0 }
-            if position + 1 < digits.count, digits[position] == digits[position + 1] {
-                let double: [GrammarToken] = [.word("double"), .digit(digits[position])]
-                forms += expand(position + 2).map { double + $0 }
+            for (word, count) in SpokenVocabulary.repeaters.sorted(by: { $0.value < $1.value })
+            where position + count <= digits.count && digits[position..<position + count].allSatisfy({ $0 == digits[position] }) {
+                let run: [GrammarToken] = [.word(word), .digit(digits[position])]
+                forms += expand(position + count).map { run + $0 }
             }
             return forms
         }
