@@ -6,8 +6,11 @@ enum GrammarToken: Hashable, Comparable {
     case digit(Int)
     case letter(Character)
 
-    /// The JSGF text of the token.
-    var jsgf: String { ruleName.map { "<\($0)>" } ?? wordText }
+    /// The JSGF text of the token: the word, or a reference to its shared rule.
+    var jsgf: String {
+        if case .word(let word) = self { return word }
+        return "<\(ruleName ?? "")>"
+    }
 
     /// The shared grammar rule the token stands for ("letter_z", "digit_0"); nil for a plain word.
     var ruleName: String? {
@@ -21,13 +24,8 @@ enum GrammarToken: Hashable, Comparable {
     /// The word sequences the token can be heard as: its rule's alternatives in `rules` (see
     /// `FlightGrammar.ruleAlternatives`), or the word itself.
     func spellings(in rules: [String: [[String]]]) -> [[String]] {
-        guard let ruleName else { return [[wordText]] }
-        return rules[ruleName] ?? []
-    }
-
-    private var wordText: String {
-        if case .word(let word) = self { return word }
-        return ""
+        if case .word(let word) = self { return [[word]] }
+        return ruleName.flatMap { rules[$0] } ?? []
     }
 
     static func < (lhs: GrammarToken, rhs: GrammarToken) -> Bool { lhs.jsgf < rhs.jsgf }
