@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 say() { # NAME TEXT
     espeak-ng -v en-us -s 140 -w "/tmp/$1.raw.wav" "$2"
-    sox "/tmp/$1.raw.wav" -r 16000 -c 1 -b 16 "$1.wav"
+    sox -R "/tmp/$1.raw.wav" -r 16000 -c 1 -b 16 "$1.wav"
     rm "/tmp/$1.raw.wav"
 }
 say lx40 "L X forty"

@@ -5,7 +5,7 @@
 set -eu
 say() { # name, expected flight (empty for none), text, voice (default en-us)
     espeak-ng -v "${4:-en-us}" -s 140 "$3" -w "_$1.wav"
-    sox "_$1.wav" -r 16000 -c 1 -b 16 "$1.wav" pad 0.2 0.3
+    sox -R "_$1.wav" -r 16000 -c 1 -b 16 "$1.wav" pad 0.2 0.3
     rm "_$1.wav"
     printf '%s.wav\t%s\t%s\n' "$1" "$2" "$3" >> fixtures.tsv
 }
@@ -17,7 +17,7 @@ say speedbird287 BA287 "Speedbird two eighty seven please"
 say lh400 LH400 "L H four hundred"
 say where-exit "" "where is the exit"
 say ezy812-zed U2812 "E Z Y eight one two" en-gb
-sox -n -r 16000 -c 1 -b 16 silence.wav trim 0 2
+sox -R -n -r 16000 -c 1 -b 16 silence.wav trim 0 2
 printf 'silence.wav\t\t(silence)\n' >> fixtures.tsv
-sox -n -r 16000 -c 1 -b 16 pink-noise.wav synth 2 pinknoise vol 0.1
+sox -R -n -r 16000 -c 1 -b 16 pink-noise.wav synth 2 pinknoise vol 0.1
 printf 'pink-noise.wav\t\t(pink noise)\n' >> fixtures.tsv
