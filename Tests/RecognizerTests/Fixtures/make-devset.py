@@ -7,7 +7,9 @@ FLIGHTS.txt: one canonical flight number a line (today's flights). AIRLINES.tsv:
 spoken names separated by '|'. Writes OUT_DIR/manifest.tsv (path, flight, text, voice, condition, kind) and WAVs:
 flight queries in several spoken forms and espeak-ng voices, no-flight sentences, and noise alone, each clean, mixed
 with pink noise or synthetic babble at 20, 10 and 5 dB SNR, and through a telephone channel (300-3400 Hz, 8 kHz).
-Needs espeak-ng and sox. Deterministic (seeded).
+Then half as many queries again in flite's voices: those are built from recordings of real speakers (one Scottish),
+so they sound nearer to people than espeak-ng's formant voices. They come last, from their own random generator,
+so the espeak-ng clips stay the same. Needs espeak-ng, flite and sox. Deterministic (seeded).
 """
 import os, random, subprocess, sys
 
@@ -22,6 +24,7 @@ NOFLIGHT = ["where are the toilets", "can I get a taxi to the city", "my bag did
             "hello can you hear me", "I would like to change my seat", "where do I check in", "how long is the walk",
             "is the pharmacy open", "thank you very much", "sorry wrong button", "which terminal is this",
             "where can I buy a ticket", "do you have a map", "one moment please", "let me think about it"]
+FLITE_VOICES = ["flite:awb", "flite:rms", "flite:slt", "flite:kal16"]
 CARRIERS = ["", "", "", "what's the gate for ", "flight ", "I'm on ", "where is "]
 
 def pair(n):
@@ -44,6 +47,16 @@ def airline_text(code, airline, rng):
     if airline and airline[2]: forms.append(airline[2])
     return rng.choice(forms)
 
+def synthesize(voice, text, speed, path):
+    """espeak-ng speed is words per minute; flite stretches its natural duration by the same ratio to 145."""
+    if voice.startswith("flite:"):
+        run("flite", "-voice", voice[len("flite:"):], "--setf", f"duration_stretch={145 / int(speed):.3f}", "-t", text, "-o", path)
+    else:
+        run("espeak-ng", "-v", voice, "-s", speed, text, "-w", path)
+
+# Without -R sox dithers and synthesizes noise from a new random seed on every run.
+SOX = ("sox", "-R")
+
 def run(*args):
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -55,21 +68,39 @@ def main():
     flights = [l.strip() for l in open(flights_path) if l.strip()]
     airlines = {f[0]: f for f in (l.rstrip("\n").split("\t") for l in open(airlines_path)) if f}
     rows = []
+    rows += synthesize_items(queries("f", "n", count, flights, airlines, rng), VOICES, rng, out)
+    for i in range(10):
+        noise = os.path.join(out, f"z{i:03d}__noise.wav")
+        make_noise(noise, 2.5, rng, out, level=rng.choice([-30, -24, -18]))
+        rows.append((os.path.basename(noise), "", "(noise)", "-", "noise", "noise"))
+    flite_rng = random.Random(20261201)
+    rows += synthesize_items(queries("g", "m", count // 2, flights, airlines, flite_rng), FLITE_VOICES, flite_rng, out)
+    with open(os.path.join(out, "manifest.tsv"), "w") as manifest:
+        manifest.write("path\tflight\ttext\tvoice\tcondition\tkind\n")
+        for row in rows: manifest.write("\t".join(row) + "\n")
+
+def queries(flight_prefix, noflight_prefix, count, flights, airlines, rng):
+    """(name, flight, text, kind) of `count` flight queries and the no-flight sentences."""
     items = []
     for i in range(count):
         flight = rng.choice(flights)
         code, number = flight[:2], int(flight[2:])
         text = rng.choice(CARRIERS) + airline_text(code, airlines.get(code), rng) + " " + number_text(number, rng)
-        items.append((f"f{i:03d}", flight, text, "flight"))
+        items.append((f"{flight_prefix}{i:03d}", flight, text, "flight"))
     for i, sentence in enumerate(NOFLIGHT):
-        items.append((f"n{i:03d}", "", sentence, "noflight"))
+        items.append((f"{noflight_prefix}{i:03d}", "", sentence, "noflight"))
+    return items
+
+def synthesize_items(items, voices, rng, out):
+    """Each item clean, in noise at 20/10/5 dB and through a telephone channel; manifest rows."""
+    rows = []
     for index, (name, flight, text, kind) in enumerate(items):
-        voice = VOICES[index % len(VOICES)]
+        voice = voices[index % len(voices)]
         speed = str(rng.choice([130, 145, 160]))
         raw = os.path.join(out, name + "_tts.wav")
         clean = os.path.join(out, name + "__clean.wav")
-        run("espeak-ng", "-v", voice, "-s", speed, text, "-w", raw)
-        run("sox", raw, "-r", "16000", "-c", "1", "-b", "16", clean, "pad", "0.3", "0.4")
+        synthesize(voice, text, speed, raw)
+        run(*SOX, raw, "-r", "16000", "-c", "1", "-b", "16", clean, "pad", "0.3", "0.4")
         os.remove(raw)
         rows.append((os.path.basename(clean), flight, text, voice, "clean", kind))
         for snr in (20, 10, 5):
@@ -77,35 +108,29 @@ def main():
             mix_noise(clean, noisy, snr, rng, out)
             rows.append((os.path.basename(noisy), flight, text, voice, f"snr{snr}", kind))
         phone = os.path.join(out, f"{name}__8k.wav")
-        run("sox", clean, "-r", "8000", phone, "sinc", "300-3400")
+        run(*SOX, clean, "-r", "8000", phone, "sinc", "300-3400")
         rows.append((os.path.basename(phone), flight, text, voice, "8k", kind))
-    for i in range(10):
-        noise = os.path.join(out, f"z{i:03d}__noise.wav")
-        make_noise(noise, 2.5, rng, out, level=rng.choice([-30, -24, -18]))
-        rows.append((os.path.basename(noise), "", "(noise)", "-", "noise", "noise"))
-    with open(os.path.join(out, "manifest.tsv"), "w") as manifest:
-        manifest.write("path\tflight\ttext\tvoice\tcondition\tkind\n")
-        for row in rows: manifest.write("\t".join(row) + "\n")
+    return rows
 
 def make_noise(path, seconds, rng, out, level):
     """Pink noise or babble (several voices at once), normalized to `level` dBFS RMS."""
     tmp = os.path.join(out, "_noise.wav")
     if rng.random() < 0.5:
-        run("sox", "-n", "-r", "16000", "-c", "1", "-b", "16", tmp, "synth", str(seconds), "pinknoise")
+        run(*SOX, "-n", "-r", "16000", "-c", "1", "-b", "16", tmp, "synth", str(seconds), "pinknoise")
     else:
         parts = []
         for j in range(4):
             part = os.path.join(out, f"_b{j}.wav")
             run("espeak-ng", "-v", rng.choice(VOICES), "-s", "170", " ".join(rng.sample(NOFLIGHT, 3)), "-w", part + ".raw.wav")
-            run("sox", part + ".raw.wav", "-r", "16000", "-c", "1", "-b", "16", part, "trim", "0", str(seconds), "pad", "0", str(seconds))
+            run(*SOX, part + ".raw.wav", "-r", "16000", "-c", "1", "-b", "16", part, "trim", "0", str(seconds), "pad", "0", str(seconds))
             os.remove(part + ".raw.wav")
             parts.append(part)
-        run("sox", "-m", *parts, tmp, "trim", "0", str(seconds))
+        run(*SOX, "-m", *parts, tmp, "trim", "0", str(seconds))
         for part in parts: os.remove(part)
     rms = float(subprocess.run(["sox", tmp, "-n", "stat"], capture_output=True, text=True).stderr.split("RMS     amplitude:")[1].split()[0])
     import math
     gain = level - 20 * math.log10(max(rms, 1e-9))
-    run("sox", tmp, path, "gain", f"{gain:.2f}")
+    run(*SOX, tmp, path, "gain", f"{gain:.2f}")
     os.remove(tmp)
 
 def mix_noise(clean, path, snr, rng, out):
@@ -116,7 +141,7 @@ def mix_noise(clean, path, snr, rng, out):
     noise = os.path.join(out, "_mix.wav")
     # Speech is active about half the clip, so its RMS over the clip understates speech level by ~3 dB.
     make_noise(noise, seconds, rng, out, level=20 * math.log10(rms) + 3 - snr)
-    run("sox", "-m", clean, noise, path)
+    run(*SOX, "-m", clean, noise, path)
     os.remove(noise)
 
 main()
