@@ -191,9 +191,10 @@ public final class FlightRecognizer {
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
                     lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil, openReading: OpenGrammarReading? = nil,
-                    fitScore: Double? = nil, unexplained: Double? = nil) -> RecognitionResult {
+                    fitScore: Double? = nil, unexplained: Double? = nil, shortestFlightWord: Double? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, unexplainedSpeechSeconds: unexplained, audioDuration: duration,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, unexplainedSpeechSeconds: unexplained,
+                              shortestFlightWordFramesPerPhone: shortestFlightWord, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -237,7 +238,13 @@ public final class FlightRecognizer {
         let openReading = OpenGrammarReading(text: openText, flight: normalizer.normalize(openText).candidates.first?.flight,
                                              fitDifference: flightGap)
         let weight = thresholds.openGrammarWeight
-        let fitScore = flightGap.map { flightRatio + weight * $0 }
+        // Pace, by the pronunciation each word was decoded with: a flight word squeezed into too few frames was
+        // usually forced onto audio of something else (see `RecognitionThresholds.naturalFramesPerPhone`).
+        let framesPerPhone = wordSegments.map { segment in
+            decoder.pronunciation(of: segment.word).map { Double(segment.frameCount) / Double(max(1, $0.split(separator: " ").count)) }
+        }
+        let shortestFlightWord = flightWordIndices.compactMap { framesPerPhone[$0] }.min()
+        let fitScore = flightGap.map { flightRatio + weight * $0 - thresholds.squeezePenalty(framesPerPhone: shortestFlightWord) }
 
         let powers = AudioLevel.framePowers(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         let levels = AudioLevel.noiseAndSpeechPower(powers)
@@ -253,7 +260,8 @@ public final class FlightRecognizer {
             let segment = wordSegments[index]
             return RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
                                   end: Double(segment.endFrame + 1) / Self.framesPerSecond,
-                                  confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0), acceptAt: acceptAt))
+                                  confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0)
+                                      - thresholds.squeezePenalty(framesPerPhone: framesPerPhone[index]), acceptAt: acceptAt))
         }
         // The open grammar's reading is the first alternative: what the audio says when nothing is forced.
         var alternatives = ([openText] + nbest.map(\.text)).filter { !$0.isEmpty && $0 != hypothesis.text }
@@ -266,7 +274,7 @@ public final class FlightRecognizer {
                               nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
-                      openReading: openReading, fitScore: fitScore, unexplained: unexplained)
+                      openReading: openReading, fitScore: fitScore, unexplained: unexplained, shortestFlightWord: shortestFlightWord)
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.

@@ -68,6 +68,9 @@ public struct RecognitionResult: Sendable {
     /// Seconds of speech-loud audio outside the words heard (see `RecognitionThresholds.unexplainedSpeechSeconds`);
     /// nil without a hypothesis.
     public let unexplainedSpeechSeconds: Double?
+    /// Frames (1/100 s) per phone of the flight word spoken fastest, by the pronunciation it was decoded with (see
+    /// `RecognitionThresholds.naturalFramesPerPhone`); nil without a hypothesis.
+    public let shortestFlightWordFramesPerPhone: Double?
     /// Length of the audio in seconds.
     public let audioDuration: Double
     /// Wall-clock seconds spent in the final decode and the confidence pass.

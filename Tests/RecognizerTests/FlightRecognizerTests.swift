@@ -69,6 +69,17 @@ struct FlightRecognizerTests {
         #expect(!result.transcript.alternatives.contains(result.transcript.text))
     }
 
+    @Test("the fit score is the flight words' fit against both other decodes, less what their hurried pace costs")
+    func fitScoreParts() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let result = try recognizer.recognize(samples: try TestFlights.samples("lima-xray-1234.wav"))
+        let thresholds = recognizer.configuration.thresholds
+        let pace = try #require(result.shortestFlightWordFramesPerPhone)
+        #expect((3...30).contains(pace), "the HMMs need 3 frames per phone; people do not take 30")
+        let parts = try #require(result.flightWordsRatio) + thresholds.openGrammarWeight * (try #require(result.openReading?.fitDifference))
+        #expect(abs(try #require(result.fitScore) - (parts - thresholds.squeezePenalty(framesPerPhone: pace))) < 1e-9)
+    }
+
     @Test("speech the words do not account for is confirmed, not answered: a second flight after the first")
     func unexplainedSpeechIsConfirmed() throws {
         let samples = try TestFlights.samples("ba287.wav") + (try TestFlights.samples("lx40.wav"))
