@@ -184,9 +184,19 @@ public final class FlightRecognizer {
         let clock = ContinuousClock()
         let started = clock.now
         let duration = Double(raw.count) / Double(configuration.sampleRate)
-        let samples = NoiseFloor.apply(configuration.preprocessor.process(raw, sampleRate: configuration.sampleRate),
-                                       level: configuration.noiseFloorLevel)
+        let prepared = NoiseFloor.apply(configuration.preprocessor.process(raw, sampleRate: configuration.sampleRate),
+                                        level: configuration.noiseFloorLevel)
         let thresholds = configuration.thresholds
+        let samplesPerFrame = configuration.sampleRate / Int(Self.framesPerSecond)
+        // Long quiet stretches before and after the speech are left out: the decoder normalizes the cepstra by their
+        // mean over the whole utterance, and seconds of near-silence drag that mean far from the speech's.
+        let allPowers = AudioLevel.framePowers(prepared, samplesPerFrame: samplesPerFrame)
+        let kept = AudioLevel.soundingFrames(allPowers, belowLoudest: configuration.quietEdgeBelowLoudest,
+                                             margin: Int(configuration.quietEdgeKeptSeconds * Self.framesPerSecond))
+        let keptSamples = kept.lowerBound * samplesPerFrame..<(kept.upperBound == allPowers.count ? prepared.count : kept.upperBound * samplesPerFrame)
+        let samples = Array(prepared[keptSamples])
+        let powers = Array(allPowers[kept])
+        let keptStart = Double(kept.lowerBound) / Self.framesPerSecond
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
@@ -198,7 +208,7 @@ public final class FlightRecognizer {
                               decodeSeconds: (clock.now - started).seconds)
         }
 
-        if AudioLevel.loudestWindowLevel(samples, sampleRate: configuration.sampleRate) < thresholds.silenceLevel {
+        if AudioLevel.loudestWindowLevel(prepared, sampleRate: configuration.sampleRate) < thresholds.silenceLevel {
             return result(.empty, .noSpeech)
         }
         // The comparison decodes do not depend on the main one: run them alongside it, so an utterance takes as long as
@@ -246,7 +256,6 @@ public final class FlightRecognizer {
         let shortestFlightWord = flightWordIndices.compactMap { framesPerPhone[$0] }.min()
         let fitScore = flightGap.map { flightRatio + weight * $0 - thresholds.squeezePenalty(framesPerPhone: shortestFlightWord) }
 
-        let powers = AudioLevel.framePowers(samples, samplesPerFrame: configuration.sampleRate / Int(Self.framesPerSecond))
         let levels = AudioLevel.noiseAndSpeechPower(powers)
         let signalToNoise = AudioLevel.signalToNoiseRatio(levels)
         let unexplained = Double(AudioLevel.unexplainedSpeechFrames(
@@ -258,8 +267,8 @@ public final class FlightRecognizer {
         let acceptAt = grammarsAgree ? thresholds.rejectScore : thresholds.acceptScore(signalToNoise: signalToNoise)
         let words = wordSegments.indices.map { index in
             let segment = wordSegments[index]
-            return RecognizedWord(word: Self.baseWord(segment.word), start: Double(segment.startFrame) / Self.framesPerSecond,
-                                  end: Double(segment.endFrame + 1) / Self.framesPerSecond,
+            return RecognizedWord(word: Self.baseWord(segment.word), start: keptStart + Double(segment.startFrame) / Self.framesPerSecond,
+                                  end: keptStart + Double(segment.endFrame + 1) / Self.framesPerSecond,
                                   confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0)
                                       - thresholds.squeezePenalty(framesPerPhone: framesPerPhone[index]), acceptAt: acceptAt))
         }
@@ -371,6 +380,25 @@ enum AudioLevel {
     /// clip holds no pause at all, which only makes the decision stricter.
     static func signalToNoiseRatio(_ levels: (noise: Double, speech: Double)?) -> Double? {
         levels.map { 10 * log10($0.speech / $0.noise) }
+    }
+
+    /// The frames from `margin` before the first to `margin` after the last frame of any 100 ms window within
+    /// `belowLoudest` dB of the loudest such window: the audio with its quiet edges cut off. All frames when the clip
+    /// is too short to have a window.
+    static func soundingFrames(_ powers: [Double], belowLoudest: Double, margin: Int) -> Range<Int> {
+        let window = Int(windowSeconds * FlightRecognizer.framesPerSecond)
+        guard powers.count >= window else { return powers.indices }
+        var windowPowers: [Double] = []
+        var sum = powers[0..<window].reduce(0, +)
+        windowPowers.append(sum / Double(window))
+        for end in window..<powers.count {
+            sum += powers[end] - powers[end - window]
+            windowPowers.append(sum / Double(window))
+        }
+        let floor = (windowPowers.max() ?? 0) / pow(10, belowLoudest / 10)
+        guard let first = windowPowers.firstIndex(where: { $0 >= floor }),
+              let last = windowPowers.lastIndex(where: { $0 >= floor }) else { return powers.indices }
+        return max(0, first - margin)..<min(powers.count, last + window + margin)
     }
 
     /// Mean power of each frame of `samplesPerFrame` samples (a trailing partial frame is left out).

@@ -36,6 +36,23 @@ struct AudioLevelTests {
         #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [0...10], margin: 0, belowSpeech: 10, aboveNoise: 20) == 0)
     }
 
+    @Test("quiet edges are cut beyond the margin; the sounding part and its margin stay")
+    func quietEdges() {
+        // 50 dB of contrast: speech frames 300..<420 in 1000 frames of near-silence. The 10-frame windows that reach
+        // into the speech (from frame 291 to 429) count as sounding, then the margin is added.
+        let powers = (0..<1000).map { (300..<420).contains($0) ? 100_000.0 : 1 }
+        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 50) == 241..<479)
+        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 400) == 0..<829)
+        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 60, margin: 50) == 0..<1000, "nothing is quiet enough")
+    }
+
+    @Test("noise within the contrast limit is never cut, nor is a clip too short to measure")
+    func noisyAudioIsKeptWhole() {
+        let powers = (0..<500).map { (200..<300).contains($0) ? 10_000.0 : 100 }
+        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 50) == 0..<500)
+        #expect(AudioLevel.soundingFrames([1, 100_000, 1], belowLoudest: 40, margin: 0) == 0..<3)
+    }
+
     @Test("the signal-to-noise ratio is speech over noise level in dB")
     func signalToNoise() throws {
         let ratio = try #require(AudioLevel.signalToNoiseRatio(AudioLevel.noiseAndSpeechPower(Self.powers(speechAt: Array(0..<30)))))

@@ -103,6 +103,27 @@ struct FlightRecognizerTests {
         #expect((result.transcript.words.first?.start ?? 0) > 70)
     }
 
+    @Test("seconds of quiet around the words change neither what is heard nor how sure; word times stay true",
+          arguments: ["lx40.wav", "lh400.wav"])
+    func quietPadding(file: String) throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let speech = try TestFlights.samples(file)
+        let alone = try recognizer.recognize(samples: speech)
+        // Room tone at -64 dBFS, as in a quiet hall: deterministic noise, not digital silence. Decoded whole, these
+        // 3 s pulled the fit score down by 40 units and made both answers a "did you mean".
+        var state: UInt32 = 1
+        let quiet = (0..<3 * 16_000).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int16(Int(state >> 16) % 73 - 36)
+        }
+        let padded = try recognizer.recognize(samples: quiet + speech + quiet)
+        #expect(padded.transcript.text == alone.transcript.text)
+        #expect(padded.decision == alone.decision)
+        #expect(abs(try #require(padded.fitScore) - (try #require(alone.fitScore))) < 5)
+        let shift = try #require(padded.transcript.words.first?.start) - (try #require(alone.transcript.words.first?.start))
+        #expect(abs(shift - 3) < 0.05, "the words are reported where they are in the padded clip")
+    }
+
     @Test("feeding chunks of any size gives the whole-clip result; events come in order")
     func chunkedEqualsWhole() throws {
         let samples = try TestFlights.samples("ba287.wav")
