@@ -188,15 +188,16 @@ public final class FlightRecognizer {
                                         level: configuration.noiseFloorLevel)
         let thresholds = configuration.thresholds
         let samplesPerFrame = configuration.sampleRate / Int(Self.framesPerSecond)
-        // Long quiet stretches before and after the speech are left out: the decoder normalizes the cepstra by their
-        // mean over the whole utterance, and seconds of near-silence drag that mean far from the speech's.
+        // Long quiet stretches around and between the words are left out or shortened: the decoder normalizes the
+        // cepstra by their mean over the whole utterance, and seconds of near-silence drag that mean far from the speech's.
         let allPowers = AudioLevel.framePowers(prepared, samplesPerFrame: samplesPerFrame)
-        let kept = AudioLevel.soundingFrames(allPowers, belowLoudest: configuration.quietEdgeBelowLoudest,
-                                             margin: Int(configuration.quietEdgeKeptSeconds * Self.framesPerSecond))
-        let keptSamples = kept.lowerBound * samplesPerFrame..<(kept.upperBound == allPowers.count ? prepared.count : kept.upperBound * samplesPerFrame)
-        let samples = Array(prepared[keptSamples])
-        let powers = Array(allPowers[kept])
-        let keptStart = Double(kept.lowerBound) / Self.framesPerSecond
+        let kept = KeptFrames(AudioLevel.keptFrames(allPowers, belowLoudest: configuration.quietBelowLoudest,
+                                                    edge: Int(configuration.quietKeptAtEdgesSeconds * Self.framesPerSecond),
+                                                    gap: Int(configuration.quietKeptInPausesSeconds * Self.framesPerSecond)))
+        let samples = kept.ranges.flatMap { frames in
+            prepared[frames.lowerBound * samplesPerFrame..<(frames.upperBound == allPowers.count ? prepared.count : frames.upperBound * samplesPerFrame)]
+        }
+        let powers = kept.ranges.flatMap { allPowers[$0] }
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
@@ -267,8 +268,8 @@ public final class FlightRecognizer {
         let acceptAt = grammarsAgree ? thresholds.rejectScore : thresholds.acceptScore(signalToNoise: signalToNoise)
         let words = wordSegments.indices.map { index in
             let segment = wordSegments[index]
-            return RecognizedWord(word: Self.baseWord(segment.word), start: keptStart + Double(segment.startFrame) / Self.framesPerSecond,
-                                  end: keptStart + Double(segment.endFrame + 1) / Self.framesPerSecond,
+            return RecognizedWord(word: Self.baseWord(segment.word), start: Double(kept.clipFrame(segment.startFrame)) / Self.framesPerSecond,
+                                  end: Double(kept.clipFrame(segment.endFrame) + 1) / Self.framesPerSecond,
                                   confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0)
                                       - thresholds.squeezePenalty(framesPerPhone: framesPerPhone[index]), acceptAt: acceptAt))
         }
@@ -382,12 +383,13 @@ enum AudioLevel {
         levels.map { 10 * log10($0.speech / $0.noise) }
     }
 
-    /// The frames from `margin` before the first to `margin` after the last frame of any 100 ms window within
-    /// `belowLoudest` dB of the loudest such window: the audio with its quiet edges cut off. All frames when the clip
-    /// is too short to have a window.
-    static func soundingFrames(_ powers: [Double], belowLoudest: Double, margin: Int) -> Range<Int> {
+    /// The frames worth decoding: every 100 ms window within `belowLoudest` dB of the loudest such window sounds; the
+    /// quiet before the first and after the last sounding frame is kept for `edge` frames, and a quiet pause between
+    /// sounding frames for `gap` frames on each side of it. Ascending, disjoint ranges; all frames when nothing is quiet
+    /// or the clip is too short to have a window.
+    static func keptFrames(_ powers: [Double], belowLoudest: Double, edge: Int, gap: Int) -> [Range<Int>] {
         let window = Int(windowSeconds * FlightRecognizer.framesPerSecond)
-        guard powers.count >= window else { return powers.indices }
+        guard powers.count >= window else { return [powers.indices] }
         var windowPowers: [Double] = []
         var sum = powers[0..<window].reduce(0, +)
         windowPowers.append(sum / Double(window))
@@ -396,9 +398,25 @@ enum AudioLevel {
             windowPowers.append(sum / Double(window))
         }
         let floor = (windowPowers.max() ?? 0) / pow(10, belowLoudest / 10)
-        guard let first = windowPowers.firstIndex(where: { $0 >= floor }),
-              let last = windowPowers.lastIndex(where: { $0 >= floor }) else { return powers.indices }
-        return max(0, first - margin)..<min(powers.count, last + window + margin)
+        var sounding: [Range<Int>] = []
+        for (start, power) in windowPowers.enumerated() where power >= floor { appendMerging(start..<(start + window), to: &sounding) }
+        guard !sounding.isEmpty else { return [powers.indices] }
+        var kept: [Range<Int>] = []
+        for (index, part) in sounding.enumerated() {
+            let lower = max(0, part.lowerBound - (index == 0 ? edge : gap))
+            let upper = min(powers.count, part.upperBound + (index == sounding.count - 1 ? edge : gap))
+            appendMerging(lower..<upper, to: &kept)
+        }
+        return kept
+    }
+
+    /// Appends `range` to ascending `ranges`, joining it to the last one when they overlap or touch.
+    private static func appendMerging(_ range: Range<Int>, to ranges: inout [Range<Int>]) {
+        if let last = ranges.last, range.lowerBound <= last.upperBound {
+            ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+        } else {
+            ranges.append(range)
+        }
     }
 
     /// Mean power of each frame of `samplesPerFrame` samples (a trailing partial frame is left out).
@@ -453,6 +471,24 @@ enum AudioLevel {
             start += window / 2
         }
         return loudest > 0 ? 10 * log10(loudest / (32768.0 * 32768.0)) : -120
+    }
+}
+
+/// The frames of a clip that were decoded, in order, and where a decoded frame lies in the clip.
+struct KeptFrames {
+    /// Ascending, disjoint frame ranges of the clip.
+    let ranges: [Range<Int>]
+
+    init(_ ranges: [Range<Int>]) { self.ranges = ranges }
+
+    /// The clip frame that the decoded audio's `frame` came from (past the end: counted on from the last range).
+    func clipFrame(_ frame: Int) -> Int {
+        var remaining = frame
+        for range in ranges {
+            if remaining < range.count { return range.lowerBound + remaining }
+            remaining -= range.count
+        }
+        return (ranges.last?.upperBound ?? 0) + remaining
     }
 }
 

@@ -65,15 +65,19 @@ public struct RecognizerConfiguration: Sendable {
     /// cepstral normalization (see `NoiseFloor`); nil adds none.
     public var noiseFloorLevel: Double? = -70
 
-    /// Audio more than this many dB below the loudest 100 ms of a clip counts as quiet; quiet stretches at the start
-    /// and end beyond `quietEdgeKeptSeconds` are not decoded. The decoder normalizes cepstra by their mean over the
-    /// utterance, and seconds of near-silence pull that mean away from the speech: the same words padded with 1–3 s of
-    /// quiet were heard as other words. Weak consonants lie within about 35 dB of a syllable's peak; room noise in a
-    /// recording with any noise to speak of lies within 40 dB of it, so noisy audio is decoded whole.
-    public var quietEdgeBelowLoudest: Double = 40
-    /// Quiet audio kept on each side of the sounding part, in seconds: the decoder's silence model needs some, and the
-    /// weakest sounds at a word's edges (an "f", an "h") must not be cut.
-    public var quietEdgeKeptSeconds: Double = 0.5
+    /// Audio more than this many dB below the loudest 100 ms of a clip counts as quiet, and long quiet stretches are not
+    /// decoded in full (`quietKeptAtEdgesSeconds`, `quietKeptInPausesSeconds`). The decoder normalizes cepstra by their
+    /// mean over the utterance, and seconds of near-silence pull that mean away from the speech: the same words padded
+    /// with 1–3 s of quiet were heard as other words, and "L X" and "forty" 2.5 s apart as "l x triple three". Weak
+    /// consonants lie within about 35 dB of a syllable's peak; room noise in a recording with any noise to speak of lies
+    /// within 40 dB of it, so noisy audio is decoded whole.
+    public var quietBelowLoudest: Double = 40
+    /// Quiet kept before the first and after the last sounding part, in seconds: the decoder's silence model needs some,
+    /// and the weakest sounds at a word's edges (an "f", an "h") must not be cut.
+    public var quietKeptAtEdgesSeconds: Double = 0.5
+    /// Quiet kept on each side of a pause between sounding parts, in seconds: a longer pause is shortened to twice this.
+    /// Pauses up to half a second left the fit of a query unchanged; one second already cost a third of its confidence.
+    public var quietKeptInPausesSeconds: Double = 0.25
 
     /// Applied to the samples before decoding (denoising, gain); identity by default.
     public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()

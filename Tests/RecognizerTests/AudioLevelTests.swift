@@ -36,21 +36,39 @@ struct AudioLevelTests {
         #expect(AudioLevel.unexplainedSpeechFrames(powers, levels: AudioLevel.noiseAndSpeechPower(powers), words: [0...10], margin: 0, belowSpeech: 10, aboveNoise: 20) == 0)
     }
 
-    @Test("quiet edges are cut beyond the margin; the sounding part and its margin stay")
+    @Test("quiet edges are cut beyond their margin; the sounding part and its margin stay")
     func quietEdges() {
         // 50 dB of contrast: speech frames 300..<420 in 1000 frames of near-silence. The 10-frame windows that reach
         // into the speech (from frame 291 to 429) count as sounding, then the margin is added.
         let powers = (0..<1000).map { (300..<420).contains($0) ? 100_000.0 : 1 }
-        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 50) == 241..<479)
-        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 400) == 0..<829)
-        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 60, margin: 50) == 0..<1000, "nothing is quiet enough")
+        #expect(AudioLevel.keptFrames(powers, belowLoudest: 40, edge: 50, gap: 10) == [241..<479])
+        #expect(AudioLevel.keptFrames(powers, belowLoudest: 40, edge: 400, gap: 10) == [0..<829])
+        #expect(AudioLevel.keptFrames(powers, belowLoudest: 60, edge: 50, gap: 10) == [0..<1000], "nothing is quiet enough")
+    }
+
+    @Test("a long pause between sounding parts is shortened to its margins; a short one stays whole")
+    func pauses() {
+        let long = (0..<1000).map { (100..<200).contains($0) || (600..<700).contains($0) ? 100_000.0 : 1 }
+        #expect(AudioLevel.keptFrames(long, belowLoudest: 40, edge: 50, gap: 25) == [41..<234, 566..<759])
+        let short = (0..<1000).map { (100..<200).contains($0) || (230..<330).contains($0) ? 100_000.0 : 1 }
+        #expect(AudioLevel.keptFrames(short, belowLoudest: 40, edge: 50, gap: 25) == [41..<389])
     }
 
     @Test("noise within the contrast limit is never cut, nor is a clip too short to measure")
     func noisyAudioIsKeptWhole() {
         let powers = (0..<500).map { (200..<300).contains($0) ? 10_000.0 : 100 }
-        #expect(AudioLevel.soundingFrames(powers, belowLoudest: 40, margin: 50) == 0..<500)
-        #expect(AudioLevel.soundingFrames([1, 100_000, 1], belowLoudest: 40, margin: 0) == 0..<3)
+        #expect(AudioLevel.keptFrames(powers, belowLoudest: 40, edge: 50, gap: 25) == [0..<500])
+        #expect(AudioLevel.keptFrames([1, 100_000, 1], belowLoudest: 40, edge: 0, gap: 0) == [0..<3])
+    }
+
+    @Test("a decoded frame maps back to its frame in the clip, across the cuts")
+    func clipFrames() {
+        let kept = KeptFrames([41..<234, 566..<759])
+        #expect(kept.clipFrame(0) == 41)
+        #expect(kept.clipFrame(192) == 233)
+        #expect(kept.clipFrame(193) == 566)
+        #expect(kept.clipFrame(385) == 758)
+        #expect(kept.clipFrame(386) == 759, "past the end it counts on")
     }
 
     @Test("the signal-to-noise ratio is speech over noise level in dB")

@@ -103,25 +103,45 @@ struct FlightRecognizerTests {
         #expect((result.transcript.words.first?.start ?? 0) > 70)
     }
 
+    /// Room tone at -64 dBFS, as in a quiet hall: deterministic noise, not digital silence.
+    static func roomTone(seconds: Double) -> [Int16] {
+        var state: UInt32 = 1
+        return (0..<Int(seconds * 16_000)).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int16(Int(state >> 16) % 73 - 36)
+        }
+    }
+
     @Test("seconds of quiet around the words change neither what is heard nor how sure; word times stay true",
           arguments: ["lx40.wav", "lh400.wav"])
     func quietPadding(file: String) throws {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
         let speech = try TestFlights.samples(file)
         let alone = try recognizer.recognize(samples: speech)
-        // Room tone at -64 dBFS, as in a quiet hall: deterministic noise, not digital silence. Decoded whole, these
-        // 3 s pulled the fit score down by 40 units and made both answers a "did you mean".
-        var state: UInt32 = 1
-        let quiet = (0..<3 * 16_000).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int16(Int(state >> 16) % 73 - 36)
-        }
+        // Decoded whole, these 3 s pulled the fit score down by 40 units and made both answers a "did you mean".
+        let quiet = Self.roomTone(seconds: 3)
         let padded = try recognizer.recognize(samples: quiet + speech + quiet)
         #expect(padded.transcript.text == alone.transcript.text)
         #expect(padded.decision == alone.decision)
         #expect(abs(try #require(padded.fitScore) - (try #require(alone.fitScore))) < 5)
         let shift = try #require(padded.transcript.words.first?.start) - (try #require(alone.transcript.words.first?.start))
         #expect(abs(shift - 3) < 0.05, "the words are reported where they are in the padded clip")
+    }
+
+    @Test("a traveller's pause between airline and number changes neither what is heard nor how sure")
+    func pauseInsideTheQuery() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let speech = try TestFlights.samples("lx40.wav")
+        let alone = try recognizer.recognize(samples: speech)
+        #expect(alone.transcript.words.map(\.word) == ["l", "x", "forty"])
+        // Cut between "x" and "forty" and wait 2.5 s there: decoded whole, the pause pulled the fit score down.
+        let cut = Int(try #require(alone.transcript.words.last?.start) * 16_000)
+        let paused = try recognizer.recognize(samples: Array(speech[..<cut]) + Self.roomTone(seconds: 2.5) + Array(speech[cut...]))
+        #expect(paused.transcript.text == alone.transcript.text)
+        #expect(paused.decision == alone.decision)
+        #expect(abs(try #require(paused.fitScore) - (try #require(alone.fitScore))) < 5)
+        let shift = try #require(paused.transcript.words.last?.start) - (try #require(alone.transcript.words.last?.start))
+        #expect(abs(shift - 2.5) < 0.05, "\"forty\" is reported where it is in the paused clip")
     }
 
     @Test("feeding chunks of any size gives the whole-clip result; events come in order")
