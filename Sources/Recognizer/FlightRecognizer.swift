@@ -184,7 +184,9 @@ public final class FlightRecognizer {
         let clock = ContinuousClock()
         let started = clock.now
         let duration = Double(raw.count) / Double(configuration.sampleRate)
-        let prepared = NoiseFloor.apply(configuration.preprocessor.process(raw, sampleRate: configuration.sampleRate),
+        let cleaned = configuration.preprocessor.process(DCOffset.removed(from: raw), sampleRate: configuration.sampleRate)
+        let loudest = AudioLevel.loudestWindowLevel(cleaned, sampleRate: configuration.sampleRate)
+        let prepared = NoiseFloor.apply(AudioLevel.raised(cleaned, from: loudest, to: configuration.quietRecordingLevel),
                                         level: configuration.noiseFloorLevel)
         let thresholds = configuration.thresholds
         let samplesPerFrame = configuration.sampleRate / Int(Self.framesPerSecond)
@@ -209,7 +211,7 @@ public final class FlightRecognizer {
                               decodeSeconds: (clock.now - started).seconds)
         }
 
-        if AudioLevel.loudestWindowLevel(prepared, sampleRate: configuration.sampleRate) < thresholds.silenceLevel {
+        if loudest < thresholds.silenceLevel {
             return result(.empty, .noSpeech)
         }
         // The comparison decodes do not depend on the main one: run them alongside it, so an utterance takes as long as
@@ -417,6 +419,14 @@ enum AudioLevel {
         } else {
             ranges.append(range)
         }
+    }
+
+    /// `samples` amplified so that their loudest 100 ms window, now at `loudest` dBFS, reaches `level` dBFS; unchanged
+    /// when it is there already, when `level` is nil, or for digital silence.
+    static func raised(_ samples: [Int16], from loudest: Double, to level: Double?) -> [Int16] {
+        guard let level, loudest < level, loudest > -120 else { return samples }
+        let gain = pow(10, (level - loudest) / 20)
+        return samples.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
     }
 
     /// Mean power of each frame of `samplesPerFrame` samples (a trailing partial frame is left out).

@@ -79,6 +79,12 @@ public struct RecognizerConfiguration: Sendable {
     /// Pauses up to half a second left the fit of a query unchanged; one second already cost a third of its confidence.
     public var quietKeptInPausesSeconds: Double = 0.25
 
+    /// Audio whose loudest 100 ms is quieter than this (dBFS) is amplified to it before the noise floor is added; nil
+    /// leaves the level alone. The floor is fixed, so a quietly recorded query would otherwise sit in a floor of our
+    /// own making: "L X forty" recorded 35 dB down measured as noisy and became a "did you mean". Every clip of the
+    /// corpus and of the devset is louder already (their quietest peaks at -24 dBFS), so none of them changes.
+    public var quietRecordingLevel: Double? = -25
+
     /// Applied to the samples before decoding (denoising, gain); identity by default.
     public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()
 

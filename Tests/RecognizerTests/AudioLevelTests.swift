@@ -61,6 +61,15 @@ struct AudioLevelTests {
         #expect(AudioLevel.keptFrames([1, 100_000, 1], belowLoudest: 40, edge: 0, gap: 0) == [0..<3])
     }
 
+    @Test("quiet audio is raised to the level; audio at or above it, silence and a nil level are left alone")
+    func raised() {
+        #expect(AudioLevel.raised([100, -200], from: -40, to: -20) == [1_000, -2_000])
+        #expect(AudioLevel.raised([100, -200], from: -20, to: -25) == [100, -200])
+        #expect(AudioLevel.raised([100, -200], from: -40, to: nil) == [100, -200])
+        #expect(AudioLevel.raised([0, 0], from: -120, to: -25) == [0, 0])
+        #expect(AudioLevel.raised([20_000], from: -40, to: -20) == [Int16.max], "clamped, not wrapped")
+    }
+
     @Test("a decoded frame maps back to its frame in the clip, across the cuts")
     func clipFrames() {
         let kept = KeptFrames([41..<234, 566..<759])
@@ -76,5 +85,16 @@ struct AudioLevelTests {
         let ratio = try #require(AudioLevel.signalToNoiseRatio(AudioLevel.noiseAndSpeechPower(Self.powers(speechAt: Array(0..<30)))))
         #expect(abs(ratio - 40) < 0.01)
         #expect(AudioLevel.signalToNoiseRatio(AudioLevel.noiseAndSpeechPower([1, 2, 3])) == nil)
+    }
+}
+
+@Suite("DC offset")
+struct DCOffsetTests {
+    @Test("the mean is subtracted; audio without an offset comes back unchanged; extremes are clamped")
+    func removesTheMean() {
+        #expect(DCOffset.removed(from: [1_000, 1_010, 990, 1_000]) == [0, 10, -10, 0])
+        #expect(DCOffset.removed(from: [5, -5, 3, -3]) == [5, -5, 3, -3])
+        #expect(DCOffset.removed(from: []) == [])
+        #expect(DCOffset.removed(from: [Int16.min, Int16.max, Int16.max]) == [Int16.min, 21_845, 21_845], "clamped, not wrapped")
     }
 }

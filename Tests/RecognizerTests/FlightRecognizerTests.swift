@@ -144,6 +144,31 @@ struct FlightRecognizerTests {
         #expect(abs(shift - 2.5) < 0.05, "\"forty\" is reported where it is in the paused clip")
     }
 
+    @Test("a microphone's DC offset changes neither what is heard nor how sure, even around quiet stretches")
+    func directCurrentOffset() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let speech = try TestFlights.samples("lh400.wav")
+        let alone = try recognizer.recognize(samples: speech)
+        // 5% of full scale on speech with 3 s of room tone each side: the offset's power would hide the quiet.
+        let quiet = Self.roomTone(seconds: 3)
+        let offset = try recognizer.recognize(samples: (quiet + speech + quiet).map { Int16(clamping: Int($0) + 1_638) })
+        #expect(offset.transcript.text == alone.transcript.text)
+        #expect(offset.decision == alone.decision)
+        #expect(abs(try #require(offset.fitScore) - (try #require(alone.fitScore))) < 5)
+    }
+
+    @Test("a query recorded 35 dB too quietly is answered as it is at a normal level")
+    func quietRecording() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let speech = try TestFlights.samples("lx40.wav")
+        let alone = try recognizer.recognize(samples: speech)
+        let scale = pow(10, -35.0 / 20)
+        // Decoded at that level, the noise floor the recognizer adds made it "noisy" and a "did you mean".
+        let quiet = try recognizer.recognize(samples: speech.map { Int16((Double($0) * scale).rounded()) })
+        #expect(quiet.transcript.text == alone.transcript.text)
+        #expect(quiet.decision == alone.decision)
+    }
+
     @Test("feeding chunks of any size gives the whole-clip result; events come in order")
     func chunkedEqualsWhole() throws {
         let samples = try TestFlights.samples("ba287.wav")
