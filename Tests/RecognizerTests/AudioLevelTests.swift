@@ -1,3 +1,4 @@
+import Foundation
 @testable import Recognizer
 import Testing
 
@@ -90,11 +91,18 @@ struct AudioLevelTests {
 
 @Suite("DC offset")
 struct DCOffsetTests {
-    @Test("the mean is subtracted; audio without an offset comes back unchanged; extremes are clamped")
-    func removesTheMean() {
-        #expect(DCOffset.removed(from: [1_000, 1_010, 990, 1_000]) == [0, 10, -10, 0])
-        #expect(DCOffset.removed(from: [5, -5, 3, -3]) == [5, -5, 3, -3])
+    @Test("a constant offset is gone from the first sample; one that changes part-way is gone within 100 ms")
+    func removesTheOffset() {
+        #expect(DCOffset.removed(from: [Int16](repeating: 1_000, count: 100)).allSatisfy { $0 == 0 })
+        let stepped = DCOffset.removed(from: [Int16](repeating: 0, count: 1_600) + [Int16](repeating: -1_000, count: 3_200))
+        #expect(stepped[3_200...].allSatisfy { abs(Int($0)) <= 1 })
         #expect(DCOffset.removed(from: []) == [])
-        #expect(DCOffset.removed(from: [Int16.min, Int16.max, Int16.max]) == [Int16.min, 21_845, 21_845], "clamped, not wrapped")
+    }
+
+    @Test("speech frequencies pass: a 200 Hz tone keeps its amplitude to within 1%")
+    func passesSpeech() {
+        let tone = (0..<16_000).map { Int16((10_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)).rounded()) }
+        let peak = DCOffset.removed(from: tone)[8_000...].map { abs(Int($0)) }.max() ?? 0
+        #expect(abs(peak - 10_000) < 100)
     }
 }

@@ -103,6 +103,11 @@ struct FlightRecognizerTests {
         #expect((result.transcript.words.first?.start ?? 0) > 70)
     }
 
+    /// How far quiet around or inside a query may move its fit score. The fixtures' own short pauses are digital
+    /// silence, so the room tone kept beside the words still moves it by a few units; decoding the quiet whole moved
+    /// it by about 40.
+    static let fitTolerance = 10.0
+
     /// Room tone at -64 dBFS, as in a quiet hall: deterministic noise, not digital silence.
     static func roomTone(seconds: Double) -> [Int16] {
         var state: UInt32 = 1
@@ -123,7 +128,7 @@ struct FlightRecognizerTests {
         let padded = try recognizer.recognize(samples: quiet + speech + quiet)
         #expect(padded.transcript.text == alone.transcript.text)
         #expect(padded.decision == alone.decision)
-        #expect(abs(try #require(padded.fitScore) - (try #require(alone.fitScore))) < 5)
+        #expect(abs(try #require(padded.fitScore) - (try #require(alone.fitScore))) < Self.fitTolerance)
         let shift = try #require(padded.transcript.words.first?.start) - (try #require(alone.transcript.words.first?.start))
         #expect(abs(shift - 3) < 0.05, "the words are reported where they are in the padded clip")
     }
@@ -139,7 +144,7 @@ struct FlightRecognizerTests {
         let paused = try recognizer.recognize(samples: Array(speech[..<cut]) + Self.roomTone(seconds: 2.5) + Array(speech[cut...]))
         #expect(paused.transcript.text == alone.transcript.text)
         #expect(paused.decision == alone.decision)
-        #expect(abs(try #require(paused.fitScore) - (try #require(alone.fitScore))) < 5)
+        #expect(abs(try #require(paused.fitScore) - (try #require(alone.fitScore))) < Self.fitTolerance)
         let shift = try #require(paused.transcript.words.last?.start) - (try #require(alone.transcript.words.last?.start))
         #expect(abs(shift - 2.5) < 0.05, "\"forty\" is reported where it is in the paused clip")
     }
@@ -154,7 +159,7 @@ struct FlightRecognizerTests {
         let offset = try recognizer.recognize(samples: (quiet + speech + quiet).map { Int16(clamping: Int($0) + 1_638) })
         #expect(offset.transcript.text == alone.transcript.text)
         #expect(offset.decision == alone.decision)
-        #expect(abs(try #require(offset.fitScore) - (try #require(alone.fitScore))) < 5)
+        #expect(abs(try #require(offset.fitScore) - (try #require(alone.fitScore))) < Self.fitTolerance)
     }
 
     @Test("a query recorded 35 dB too quietly is answered as it is at a normal level")
