@@ -172,10 +172,10 @@ public struct RecognitionThresholds: Sendable, Hashable {
     /// Weight of the open-grammar fit difference in the fit score.
     public var openGrammarWeight: Double = 1
     /// Fit score at or above which a flight is accepted without asking.
-    public var acceptScore: Double = -72
+    public var acceptScore: Double = -73
     /// Accept threshold for clean audio (estimated SNR at or above `cleanSignal`): clean audio tolerates a looser fit,
     /// because there the grammar's forced path fits noise far worse than speech.
-    public var acceptScoreClean: Double = -75.5
+    public var acceptScoreClean: Double = -75.9
     /// Estimated SNR (dB) from which audio counts as clean.
     public var cleanSignal: Double = 30
 
@@ -187,7 +187,7 @@ public struct RecognitionThresholds: Sendable, Hashable {
 
     /// Fit score below which the utterance is rejected; between reject and accept the traveller is asked to confirm.
     /// Below it, fewer than one development clip in ten named the right flight: asking would mostly offer a wrong one.
-    public var rejectScore: Double = -100.8
+    public var rejectScore: Double = -104.5
     /// Score units per e-fold of the logistic confidence around the accept threshold (larger is flatter).
     public var confidenceScale: Double = 10
     /// N-best alternatives whose path score is within this much (log base, whole utterance) of the best and that read as
