@@ -196,9 +196,7 @@ public final class FlightRecognizer {
         let kept = KeptFrames(AudioLevel.keptFrames(allPowers, belowLoudest: configuration.quietBelowLoudest,
                                                     edge: Int(configuration.quietKeptAtEdgesSeconds * Self.framesPerSecond),
                                                     gap: Int(configuration.quietKeptInPausesSeconds * Self.framesPerSecond)))
-        let samples = kept.ranges.flatMap { frames in
-            prepared[frames.lowerBound * samplesPerFrame..<(frames.upperBound == allPowers.count ? prepared.count : frames.upperBound * samplesPerFrame)]
-        }
+        let samples = kept.samples(of: prepared, samplesPerFrame: samplesPerFrame)
         let powers = kept.ranges.flatMap { allPowers[$0] }
 
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
@@ -490,6 +488,14 @@ struct KeptFrames {
     let ranges: [Range<Int>]
 
     init(_ ranges: [Range<Int>]) { self.ranges = ranges }
+
+    /// The kept part of `clip`, `samplesPerFrame` to a frame; a trailing partial frame goes with the clip's last frame.
+    func samples(of clip: [Int16], samplesPerFrame: Int) -> [Int16] {
+        let frameCount = clip.count / samplesPerFrame
+        return ranges.flatMap { frames in
+            clip[frames.lowerBound * samplesPerFrame..<(frames.upperBound == frameCount ? clip.count : frames.upperBound * samplesPerFrame)]
+        }
+    }
 
     /// The clip frame that the decoded audio's `frame` came from (past the end: counted on from the last range).
     func clipFrame(_ frame: Int) -> Int {
