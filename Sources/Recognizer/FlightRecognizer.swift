@@ -9,7 +9,8 @@ import Foundation
 /// buffered utterance at once (splitting at pauses destroys accuracy), so chunked and whole-clip decoding agree
 /// exactly; while audio streams in, a live pass reports speech start and partial hypotheses.
 ///
-/// Thread rule: not `Sendable`; it owns its PocketSphinx decoders (today's grammar, phone loop, open grammar, live).
+/// Thread rule: not `Sendable`; it owns its PocketSphinx decoders (today's grammar, phone loop, open grammar, rival,
+/// live).
 /// Use one per thread, or behind `RecognitionService`.
 public final class FlightRecognizer {
     /// The configuration it was built with.
@@ -32,6 +33,10 @@ public final class FlightRecognizer {
     /// Decodes the same utterance against `OpenFlightGrammar` for a second opinion.
     private let openDecoder: PocketSphinxDecoder
     private var openSearchName: String?
+    /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival (when asked to).
+    private let rivalDecoder: PocketSphinxDecoder
+    private var rivalSearchName: String?
+    private var rivalGeneration = 0
     private var normalizer: SpokenFlightNormalizer
     private var searchName: String?
     private var searchGeneration = 0
@@ -56,6 +61,7 @@ public final class FlightRecognizer {
             arguments: configuration.commonArguments + [("-allphone", configuration.phoneLanguageModel), ("-allphone_ci", "yes")],
             verbose: configuration.verbose)
         openDecoder = try PocketSphinxDecoder(arguments: configuration.openGrammarArguments, verbose: configuration.verbose)
+        rivalDecoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
         try installGrammar()
     }
 
@@ -84,7 +90,8 @@ public final class FlightRecognizer {
 
     /// Adds the grammar's missing words to `target`'s dictionary and activates the grammar under a new search name
     /// (reusing a name for a new grammar crashed this library version); returns that name.
-    private func install(_ jsgf: String, words: [String], on target: PocketSphinxDecoder, replacing old: String?) throws -> String {
+    private func install(_ jsgf: String, words: [String], on target: PocketSphinxDecoder, replacing old: String?,
+                         name: String? = nil) throws -> String {
         var added: [String: String] = [:]
         let missing = words.filter { target.pronunciation(of: $0) == nil }
         for word in missing {
@@ -94,7 +101,7 @@ public final class FlightRecognizer {
             try target.addWord(word, phones: added[word]!, update: index == missing.count - 1)
         }
         addedPronunciations.merge(added) { _, new in new }
-        let name = "flights\(searchGeneration)"
+        let name = name ?? "flights\(searchGeneration)"
         try target.useGrammar(jsgf, name: name)
         if let old { target.removeSearch(old) }
         return name
@@ -202,10 +209,11 @@ public final class FlightRecognizer {
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
                     lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil, openReading: OpenGrammarReading? = nil,
-                    fitScore: Double? = nil, unexplained: Double? = nil, shortestFlightWord: Double? = nil) -> RecognitionResult {
+                    fitScore: Double? = nil, unexplained: Double? = nil, shortestFlightWord: Double? = nil,
+                    rival: RivalReading? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
                               grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, unexplainedSpeechSeconds: unexplained,
-                              shortestFlightWordFramesPerPhone: shortestFlightWord, audioDuration: duration,
+                              shortestFlightWordFramesPerPhone: shortestFlightWord, rivalReading: rival, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
 
@@ -282,9 +290,27 @@ public final class FlightRecognizer {
         let decision = decide(flights: flights, candidates: candidates, score: fitScore,
                               acceptAt: acceptAt, openFlight: openReading.flight, unexplainedSpeech: unexplained, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
+        let rival = configuration.readsRival && !flights.isEmpty
+            ? try rivalReading(of: samples, excluding: flights, bestScore: hypothesis.score, speechFrames: spanFrames) : nil
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
-                      openReading: openReading, fitScore: fitScore, unexplained: unexplained, shortestFlightWord: shortestFlightWord)
+                      openReading: openReading, fitScore: fitScore, unexplained: unexplained, shortestFlightWord: shortestFlightWord,
+                      rival: rival)
+    }
+
+    /// Decodes `samples` again with today's grammar less `flights`: the best reading as another of today's flights, and
+    /// by how much per speech frame the path through `flights` (`bestScore`) beat it.
+    private func rivalReading(of samples: [Int16], excluding flights: [FlightNumber], bestScore: Int32,
+                              speechFrames: Int) throws -> RivalReading {
+        let rivals = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
+                                                                flights: vocabulary.flights.filter { !flights.contains($0) }))
+        rivalGeneration += 1
+        rivalSearchName = try install(rivals.jsgf, words: rivals.words, on: rivalDecoder, replacing: rivalSearchName,
+                                      name: "rivals\(rivalGeneration)")
+        try Self.decodeUtterance(rivalDecoder, samples)
+        guard let best = rivalDecoder.hypothesis(), !best.text.isEmpty else { return RivalReading(text: "", flight: nil, margin: nil) }
+        return RivalReading(text: best.text, flight: rivals.flights(in: best.text).first,
+                            margin: Double(bestScore - best.score) / Double(max(1, speechFrames)))
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.

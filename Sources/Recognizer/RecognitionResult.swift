@@ -71,6 +71,8 @@ public struct RecognitionResult: Sendable {
     /// Frames (1/100 s) per phone of the flight word spoken fastest, by the pronunciation it was decoded with (see
     /// `RecognitionThresholds.naturalFramesPerPhone`); nil without a hypothesis.
     public let shortestFlightWordFramesPerPhone: Double?
+    /// The nearest of today's other flights; nil unless `RecognizerConfiguration.readsRival` is on and a flight was heard.
+    public let rivalReading: RivalReading?
     /// Length of the audio in seconds.
     public let audioDuration: Double
     /// Wall-clock seconds spent in the final decode and the confidence pass.
@@ -90,6 +92,17 @@ public struct OpenGrammarReading: Sendable, Hashable {
     /// grammar's over the same frames. Near 0 or above when today's flight fits as well as anything flight-shaped; very
     /// negative when a word was forced. Nil when the open grammar found no path.
     public let fitDifference: Double?
+}
+
+/// The utterance decoded again with today's grammar less the flight heard.
+public struct RivalReading: Sendable, Hashable {
+    /// The best word sequence among today's other flights ("" when there was no path).
+    public let text: String
+    /// The flight those words name; nil without a path.
+    public let flight: FlightNumber?
+    /// How much better the heard flight's path scored than the rival's, per speech frame (the decoder's scaled log base, as
+    /// the fit score). Near 0 when another of today's flights fits as well; nil without a rival path.
+    public let margin: Double?
 }
 
 /// What the streaming recognizer reports as audio arrives.

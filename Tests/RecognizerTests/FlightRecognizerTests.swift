@@ -80,6 +80,32 @@ struct FlightRecognizerTests {
         #expect(abs(try #require(result.fitScore) - (parts - thresholds.squeezePenalty(framesPerPhone: pace))) < 1e-9)
     }
 
+    @Test("the rival is the best reading as another of today's flights; it is closer when the flight heard is itself a near miss")
+    func rivalReading() throws {
+        var configuration = RecognizerConfiguration()
+        configuration.readsRival = true
+        let nearMisses = ["LX4", "LX14", "LX41", "LX44"].map { FlightNumber(parsing: $0)! }
+        let samples = try TestFlights.samples("lx40.wav")
+        let withFlight = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: TestFlights.flights + nearMisses),
+                                              configuration: configuration)
+        let said = try withFlight.recognize(samples: samples)
+        #expect(said.grammarFlights == [FlightNumber(parsing: "LX40")!], "heard \"\(said.transcript.text)\"")
+        let rival = try #require(said.rivalReading)
+        #expect(nearMisses.contains(try #require(rival.flight)), "rival heard \"\(rival.text)\"")
+
+        let withoutFlight = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: nearMisses),
+                                                 configuration: configuration)
+        let nearMiss = try withoutFlight.recognize(samples: samples)
+        #expect(nearMiss.grammarFlights.first.map(nearMisses.contains) == true)
+        let nearMissRival = try #require(nearMiss.rivalReading)
+        #expect(try #require(nearMissRival.margin) < (try #require(rival.margin)) / 2, "rival heard \"\(nearMissRival.text)\"")
+
+        let unmeasured = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: nearMisses))
+            .recognize(samples: samples)
+        #expect(unmeasured.rivalReading == nil)
+        #expect(unmeasured.decision == nearMiss.decision && unmeasured.fitScore == nearMiss.fitScore, "measuring the rival decides nothing")
+    }
+
     @Test("speech the words do not account for is confirmed, not answered: a second flight after the first")
     func unexplainedSpeechIsConfirmed() throws {
         let samples = try TestFlights.samples("ba287.wav") + (try TestFlights.samples("lx40.wav"))

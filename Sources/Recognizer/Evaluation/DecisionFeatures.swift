@@ -9,7 +9,7 @@ public enum DecisionFeatures {
     /// The header row.
     public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score",
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
-                                "shortest_flight_word_frames_per_phone", "open_flight", "transcript", "open_transcript"]
+                                "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -28,7 +28,8 @@ public enum DecisionFeatures {
             entry.path, entry.expected?.canonical ?? "", outcome.rawValue, result?.grammarFlights.first?.canonical ?? "", decision,
             number(result?.confidence), number(result?.fitScore), number(result?.flightWordsRatio),
             number(result?.openReading?.fitDifference), number(result?.signalToNoiseRatio), number(result?.unexplainedSpeechSeconds),
-            number(result?.shortestFlightWordFramesPerPhone),
+            number(result?.shortestFlightWordFramesPerPhone), number(result?.rivalReading?.margin),
+            result?.rivalReading?.flight?.canonical ?? "",
             result?.openReading?.flight?.canonical ?? "", result?.transcript.text ?? "", result?.openReading?.text ?? "",
         ]
         return cells.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t")
