@@ -9,7 +9,10 @@ flight queries in several spoken forms and espeak-ng voices, no-flight sentences
 with pink noise or synthetic babble at 20, 10 and 5 dB SNR, and through a telephone channel (300-3400 Hz, 8 kHz).
 Then half as many queries again in flite's voices: those are built from recordings of real speakers (one Scottish),
 so they sound nearer to people than espeak-ng's formant voices. They come last, from their own random generator,
-so the espeak-ng clips stay the same. Needs espeak-ng, flite and sox. Deterministic (seeded).
+so the espeak-ng clips stay the same. Last, from a third generator, queries for flights that do not fly today, in
+espeak-ng's voices (kind "offlist", no expected flight): half are near misses of today's numbers (a digit dropped,
+added or changed), half other airlines' or other numbers. Answering any flight to those is a wrong answer.
+Needs espeak-ng, flite and sox. Deterministic (seeded).
 """
 import os, random, subprocess, sys
 
@@ -75,6 +78,8 @@ def main():
         rows.append((os.path.basename(noise), "", "(noise)", "-", "noise", "noise"))
     flite_rng = random.Random(20261201)
     rows += synthesize_items(queries("g", "m", count // 2, flights, airlines, flite_rng), FLITE_VOICES, flite_rng, out)
+    offlist_rng = random.Random(20261202)
+    rows += synthesize_items(offlist_queries("o", count // 4, flights, airlines, offlist_rng), VOICES, offlist_rng, out)
     with open(os.path.join(out, "manifest.tsv"), "w") as manifest:
         manifest.write("path\tflight\ttext\tvoice\tcondition\tkind\n")
         for row in rows: manifest.write("\t".join(row) + "\n")
@@ -89,6 +94,28 @@ def queries(flight_prefix, noflight_prefix, count, flights, airlines, rng):
         items.append((f"{flight_prefix}{i:03d}", flight, text, "flight"))
     for i, sentence in enumerate(NOFLIGHT):
         items.append((f"{noflight_prefix}{i:03d}", "", sentence, "noflight"))
+    return items
+
+def offlist_queries(prefix, count, flights, airlines, rng):
+    """(name, "", text, "offlist") of `count` queries for flights not among `flights`."""
+    today = set(flights)
+    items = []
+    while len(items) < count:
+        flight = rng.choice(flights)
+        code, digits = flight[:2], flight[2:]
+        if len(items) % 2 == 0:
+            position = rng.randrange(len(digits) + 1)
+            changes = [digits[:position] + str(rng.randrange(10)) + digits[position:], digits[:-1] or digits,
+                       digits[:position] + str(rng.randrange(10)) + digits[position + 1:]]
+            digits = rng.choice(changes)
+        else:
+            code = rng.choice(sorted(airlines))
+            digits = str(rng.randrange(1, 10 ** rng.randint(1, 4)))
+        digits = digits.lstrip("0")
+        if not digits or len(digits) > 4 or code + digits in today:
+            continue
+        text = rng.choice(CARRIERS) + airline_text(code, airlines.get(code), rng) + " " + number_text(int(digits), rng)
+        items.append((f"{prefix}{len(items):03d}", "", text, "offlist"))
     return items
 
 def synthesize_items(items, voices, rng, out):
@@ -144,4 +171,5 @@ def mix_noise(clean, path, snr, rng, out):
     run(*SOX, "-m", clean, noise, path)
     os.remove(noise)
 
-main()
+if __name__ == "__main__":
+    main()
