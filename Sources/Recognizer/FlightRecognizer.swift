@@ -291,7 +291,7 @@ public final class FlightRecognizer {
                               acceptAt: acceptAt, openFlight: openReading.flight, unexplainedSpeech: unexplained, hypothesisScore: hypothesis.score,
                               nbest: nbest.filter { $0.text != hypothesis.text })
         let rival = configuration.readsRival && !flights.isEmpty
-            ? try rivalReading(of: samples, excluding: flights, bestScore: hypothesis.score, speechFrames: spanFrames, segments: segments) : nil
+            ? try rivalReading(of: samples, excluding: flights, bestScore: hypothesis.score, speechFrames: spanFrames) : nil
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
                       openReading: openReading, fitScore: fitScore, unexplained: unexplained, shortestFlightWord: shortestFlightWord,
@@ -301,33 +301,16 @@ public final class FlightRecognizer {
     /// Decodes `samples` again with today's grammar less `flights`: the best reading as another of today's flights, and
     /// by how much per speech frame the path through `flights` (`bestScore`) beat it.
     private func rivalReading(of samples: [Int16], excluding flights: [FlightNumber], bestScore: Int32,
-                              speechFrames: Int, segments: [PocketSphinxDecoder.Segment]) throws -> RivalReading {
+                              speechFrames: Int) throws -> RivalReading {
         let rivals = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
                                                                 flights: vocabulary.flights.filter { !flights.contains($0) }))
         rivalGeneration += 1
         rivalSearchName = try install(rivals.jsgf, words: rivals.words, on: rivalDecoder, replacing: rivalSearchName,
                                       name: "rivals\(rivalGeneration)")
         try Self.decodeUtterance(rivalDecoder, samples)
-        guard let best = rivalDecoder.hypothesis(), !best.text.isEmpty else {
-            return RivalReading(text: "", flight: nil, margin: nil, localMargin: nil, differingFrames: 0)
-        }
-        let differing = Self.differingFrames(segments, rivalDecoder.segments())
-        let difference = Double(bestScore - best.score)
-        return RivalReading(text: best.text, flight: rivals.flights(in: best.text).first, margin: difference / Double(max(1, speechFrames)),
-                            localMargin: difference / Double(max(10, differing)), differingFrames: differing)
-    }
-
-    /// Frames where two decodes of the same audio hold different words (silences and fillers count as no word).
-    static func differingFrames(_ first: [PocketSphinxDecoder.Segment], _ second: [PocketSphinxDecoder.Segment]) -> Int {
-        func labels(_ segments: [PocketSphinxDecoder.Segment]) -> [Int: String] {
-            var labels: [Int: String] = [:]
-            for segment in segments where isWord(segment.word) {
-                for frame in segment.startFrame...(segment.startFrame + segment.frameCount - 1) { labels[frame] = baseWord(segment.word) }
-            }
-            return labels
-        }
-        let (one, other) = (labels(first), labels(second))
-        return Set(one.keys).union(other.keys).filter { one[$0] != other[$0] }.count
+        guard let best = rivalDecoder.hypothesis(), !best.text.isEmpty else { return RivalReading(text: "", flight: nil, margin: nil) }
+        return RivalReading(text: best.text, flight: rivals.flights(in: best.text).first,
+                            margin: Double(bestScore - best.score) / Double(max(1, speechFrames)))
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.

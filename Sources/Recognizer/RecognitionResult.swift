@@ -103,11 +103,6 @@ public struct RivalReading: Sendable, Hashable {
     /// How much better the heard flight's path scored than the rival's, per speech frame (the decoder's scaled log base, as
     /// the fit score). Near 0 when another of today's flights fits as well; nil without a rival path.
     public let margin: Double?
-    /// The same difference per frame where the two readings hold different words (at least 10 frames): a one-word
-    /// difference is not diluted over the rest of the utterance.
-    public let localMargin: Double?
-    /// Frames where the two readings hold different words: where the margin was won.
-    public let differingFrames: Int
 }
 
 /// What the streaming recognizer reports as audio arrives.

@@ -328,21 +328,3 @@ struct FlightRecognizerTests {
         #expect(try recognizer.recognize(samples: samples).grammarFlights == [FlightNumber(parsing: "LX40")!])
     }
 }
-
-@Suite("Where two readings differ")
-struct DifferingFramesTests {
-    static func segment(_ word: String, _ frames: ClosedRange<Int>) -> PocketSphinxDecoder.Segment {
-        PocketSphinxDecoder.Segment(word: word, startFrame: frames.lowerBound, endFrame: frames.upperBound, acousticScore: 0, languageScore: 0)
-    }
-
-    @Test("frames count where the words differ; silence and fillers are no word; pronunciation variants are the same word")
-    func differingFrames() {
-        let heard = [Self.segment("<sil>", 0...9), Self.segment("l", 10...19), Self.segment("x", 20...39), Self.segment("forty", 40...69),
-                     Self.segment("</s>", 70...79)]
-        let rival = [Self.segment("<sil>", 0...9), Self.segment("l", 10...19), Self.segment("x(2)", 20...39), Self.segment("forty", 40...59),
-                     Self.segment("three", 60...74), Self.segment("[NOISE]", 75...79)]
-        #expect(FlightRecognizer.differingFrames(heard, rival) == 15, "frames 60-69 hold forty against three, 70-74 three against silence")
-        #expect(FlightRecognizer.differingFrames(heard, heard) == 0)
-        #expect(FlightRecognizer.differingFrames(heard, []) == 60)
-    }
-}

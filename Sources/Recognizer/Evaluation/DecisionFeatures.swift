@@ -9,7 +9,7 @@ public enum DecisionFeatures {
     /// The header row.
     public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score",
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
-                                "shortest_flight_word_frames_per_phone", "rival_margin", "rival_local_margin", "rival_differing_frames", "rival_flight", "open_flight", "transcript", "open_transcript"]
+                                "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -29,7 +29,6 @@ public enum DecisionFeatures {
             number(result?.confidence), number(result?.fitScore), number(result?.flightWordsRatio),
             number(result?.openReading?.fitDifference), number(result?.signalToNoiseRatio), number(result?.unexplainedSpeechSeconds),
             number(result?.shortestFlightWordFramesPerPhone), number(result?.rivalReading?.margin),
-            number(result?.rivalReading?.localMargin), result?.rivalReading.map { String($0.differingFrames) } ?? "",
             result?.rivalReading?.flight?.canonical ?? "",
             result?.openReading?.flight?.canonical ?? "", result?.transcript.text ?? "", result?.openReading?.text ?? "",
         ]
