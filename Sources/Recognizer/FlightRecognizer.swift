@@ -33,8 +33,9 @@ public final class FlightRecognizer {
     /// Decodes the same utterance against `OpenFlightGrammar` for a second opinion.
     private let openDecoder: PocketSphinxDecoder
     private var openSearchName: String?
-    /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival (when asked to).
-    private let rivalDecoder: PocketSphinxDecoder
+    /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival; created on
+    /// first use (only `RecognizerConfiguration.readsRival` uses it).
+    private var rivalDecoder: PocketSphinxDecoder?
     private var rivalSearchName: String?
     private var rivalGeneration = 0
     private var normalizer: SpokenFlightNormalizer
@@ -61,7 +62,6 @@ public final class FlightRecognizer {
             arguments: configuration.commonArguments + [("-allphone", configuration.phoneLanguageModel), ("-allphone_ci", "yes")],
             verbose: configuration.verbose)
         openDecoder = try PocketSphinxDecoder(arguments: configuration.openGrammarArguments, verbose: configuration.verbose)
-        rivalDecoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
         try installGrammar()
     }
 
@@ -304,6 +304,8 @@ public final class FlightRecognizer {
                               speechFrames: Int) throws -> RivalReading {
         let rivals = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
                                                                 flights: vocabulary.flights.filter { !flights.contains($0) }))
+        let rivalDecoder = try self.rivalDecoder ?? PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
+        self.rivalDecoder = rivalDecoder
         rivalGeneration += 1
         rivalSearchName = try install(rivals.jsgf, words: rivals.words, on: rivalDecoder, replacing: rivalSearchName,
                                       name: "rivals\(rivalGeneration)")

@@ -55,9 +55,9 @@ public struct RecognizerConfiguration: Sendable {
     /// `RecognitionResult.rivalReading` (`eval --rival`). A measurement for the decision still to be built on it; it
     /// doubles the decode time and does not change the decision. On the espeak-ng development clips its margin and the
     /// fit score together separate right from wrong flights with an area under the ROC curve of 0.93 (fit score alone:
-    /// 0.88). Added to the fit score it still admits speech that is no flight query, and flights not flying today
-    /// forced onto a distant one of today's (the development clips hold none of those yet); as a veto it refuses clean
-    /// answers such as "L X forty" beside LX 43, because the whole-utterance margin dilutes a difference of one short word.
+    /// 0.88). Added to the fit score it also lifts speech that is no flight query ("where is the exit" heard as "where
+    /// is L X eight", far from every other flight); as a veto it also refuses answers the decoder finds nearly tied,
+    /// such as the bundled "L X forty" against "L X four three" when LX 43 flies.
     public var readsRival: Bool = false
 
     /// How many distinct n-best hypotheses to read; 0 skips n-best. In this library version building the grammar
