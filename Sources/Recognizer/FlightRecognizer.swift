@@ -34,7 +34,7 @@ public final class FlightRecognizer {
     private let openDecoder: PocketSphinxDecoder
     private var openSearchName: String?
     /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival; created on
-    /// first use (only `RecognizerConfiguration.readsRival` uses it).
+    /// first use.
     private var rivalDecoder: PocketSphinxDecoder?
     private var rivalSearchName: String?
     private var rivalGeneration = 0
@@ -209,10 +209,10 @@ public final class FlightRecognizer {
         func result(_ transcript: Transcript, _ decision: RecognitionDecision, candidates: [FlightCandidate] = [],
                     alternatives: [[FlightCandidate]] = [], flights: [FlightNumber] = [], ratio: Double? = nil, flightRatio: Double? = nil,
                     lowestWord: Double? = nil, frames: Int = 0, signalToNoise: Double? = nil, openReading: OpenGrammarReading? = nil,
-                    fitScore: Double? = nil, unexplained: Double? = nil, shortestFlightWord: Double? = nil,
-                    rival: RivalReading? = nil) -> RecognitionResult {
+                    fitScore: Double? = nil, fitWithoutRival: Double? = nil, unexplained: Double? = nil,
+                    shortestFlightWord: Double? = nil, rival: RivalReading? = nil) -> RecognitionResult {
             RecognitionResult(transcript: transcript, decision: decision, candidates: candidates, alternativeCandidates: alternatives,
-                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, unexplainedSpeechSeconds: unexplained,
+                              grammarFlights: flights, logLikelihoodRatio: ratio, flightWordsRatio: flightRatio, lowestWordRatio: lowestWord, speechFrames: frames, signalToNoiseRatio: signalToNoise, openReading: openReading, fitScore: fitScore, fitScoreWithoutRival: fitWithoutRival, unexplainedSpeechSeconds: unexplained,
                               shortestFlightWordFramesPerPhone: shortestFlightWord, rivalReading: rival, audioDuration: duration,
                               decodeSeconds: (clock.now - started).seconds)
         }
@@ -263,7 +263,7 @@ public final class FlightRecognizer {
             decoder.pronunciation(of: segment.word).map { Double(segment.frameCount) / Double(max(1, $0.split(separator: " ").count)) }
         }
         let shortestFlightWord = flightWordIndices.compactMap { framesPerPhone[$0] }.min()
-        let fitScore = flightGap.map { flightRatio + weight * $0 - thresholds.squeezePenalty(framesPerPhone: shortestFlightWord) }
+        let fitWithoutRival = flightGap.map { flightRatio + weight * $0 - thresholds.squeezePenalty(framesPerPhone: shortestFlightWord) }
 
         let levels = AudioLevel.noiseAndSpeechPower(powers)
         let signalToNoise = AudioLevel.signalToNoiseRatio(levels)
@@ -274,12 +274,22 @@ public final class FlightRecognizer {
         // then anything above the reject threshold is accepted.
         let grammarsAgree = openReading.flight != nil && openReading.flight == (flights.first ?? candidates.first?.flight)
         let acceptAt = grammarsAgree ? thresholds.rejectScore : thresholds.acceptScore(signalToNoise: signalToNoise)
+        // How far the flight leads today's other flights: decoded only where it can change the decision (the open grammar
+        // did not read the same flight, and the lead's largest share could lift the score to the accept threshold).
+        let rivalCanDecide = !grammarsAgree && fitWithoutRival.map {
+            $0 >= thresholds.rejectScore && $0 + thresholds.largestRivalShare >= acceptAt
+        } == true
+        let rival = !flights.isEmpty && (rivalCanDecide || configuration.alwaysReadsRival)
+            ? try rivalReading(of: samples, excluding: flights, bestScore: hypothesis.score,
+                               wordFrames: wordSegments.reduce(0) { $0 + $1.frameCount }) : nil
+        let rivalShare = grammarsAgree ? 0 : thresholds.rivalShare(margin: rival?.margin)
+        let fitScore = fitWithoutRival.map { $0 + rivalShare }
         let words = wordSegments.indices.map { index in
             let segment = wordSegments[index]
             return RecognizedWord(word: Self.baseWord(segment.word), start: Double(kept.clipFrame(segment.startFrame)) / Self.framesPerSecond,
                                   end: Double(kept.clipFrame(segment.endFrame) + 1) / Self.framesPerSecond,
                                   confidence: calibrated(wordRatios[index] + weight * (wordGaps?[index] ?? 0)
-                                      - thresholds.squeezePenalty(framesPerPhone: framesPerPhone[index]), acceptAt: acceptAt))
+                                      - thresholds.squeezePenalty(framesPerPhone: framesPerPhone[index]) + rivalShare, acceptAt: acceptAt))
         }
         // The open grammar's reading is the first alternative: what the audio says when nothing is forced.
         var alternatives = ([openText] + nbest.map(\.text)).filter { !$0.isEmpty && $0 != hypothesis.text }
@@ -287,21 +297,20 @@ public final class FlightRecognizer {
         let transcript = Transcript(text: hypothesis.text, words: words, confidence: calibrated(fitScore ?? flightRatio, acceptAt: acceptAt), alternatives: alternatives)
 
         let alternativeCandidates = alternatives.map { normalizer.normalize($0).candidates }
-        let decision = decide(flights: flights, candidates: candidates, score: fitScore,
-                              acceptAt: acceptAt, openFlight: openReading.flight, unexplainedSpeech: unexplained, hypothesisScore: hypothesis.score,
-                              nbest: nbest.filter { $0.text != hypothesis.text })
-        let rival = configuration.readsRival && !flights.isEmpty
-            ? try rivalReading(of: samples, excluding: flights, bestScore: hypothesis.score, speechFrames: spanFrames) : nil
+        let decision = decide(flights: flights, candidates: candidates, score: fitScore, scoreWithoutRival: fitWithoutRival,
+                              acceptAt: acceptAt, openFlight: openReading.flight, rivalFlight: rival?.flight, unexplainedSpeech: unexplained,
+                              hypothesisScore: hypothesis.score, nbest: nbest.filter { $0.text != hypothesis.text })
         return result(transcript, decision, candidates: candidates, alternatives: alternativeCandidates, flights: flights,
                       ratio: ratio, flightRatio: flightRatio, lowestWord: wordRatios.min(), frames: spanFrames, signalToNoise: signalToNoise,
-                      openReading: openReading, fitScore: fitScore, unexplained: unexplained, shortestFlightWord: shortestFlightWord,
-                      rival: rival)
+                      openReading: openReading, fitScore: fitScore, fitWithoutRival: fitWithoutRival, unexplained: unexplained,
+                      shortestFlightWord: shortestFlightWord, rival: rival)
     }
 
     /// Decodes `samples` again with today's grammar less `flights`: the best reading as another of today's flights, and
-    /// by how much per speech frame the path through `flights` (`bestScore`) beat it.
+    /// by how much per frame of the words heard the path through `flights` (`bestScore`) beat it. Per word frame, as
+    /// the fit score: a pause fits silence in both decodes and would only dilute the difference.
     private func rivalReading(of samples: [Int16], excluding flights: [FlightNumber], bestScore: Int32,
-                              speechFrames: Int) throws -> RivalReading {
+                              wordFrames: Int) throws -> RivalReading {
         let rivals = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
                                                                 flights: vocabulary.flights.filter { !flights.contains($0) }))
         let rivalDecoder = try self.rivalDecoder ?? PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
@@ -312,7 +321,7 @@ public final class FlightRecognizer {
         try Self.decodeUtterance(rivalDecoder, samples)
         guard let best = rivalDecoder.hypothesis(), !best.text.isEmpty else { return RivalReading(text: "", flight: nil, margin: nil) }
         return RivalReading(text: best.text, flight: rivals.flights(in: best.text).first,
-                            margin: Double(bestScore - best.score) / Double(max(1, speechFrames)))
+                            margin: Double(bestScore - best.score) / Double(max(1, wordFrames)))
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
@@ -329,13 +338,15 @@ public final class FlightRecognizer {
 
     /// Accept, confirm or reject from the flights read, the fit score of the flight's words (nil when the open grammar
     /// found no path, so there is no second opinion) and competing readings.
-    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], score: Double?, acceptAt: Double,
-                        openFlight: FlightNumber?, unexplainedSpeech: Double, hypothesisScore: Int32, nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
+    private func decide(flights: [FlightNumber], candidates: [FlightCandidate], score: Double?, scoreWithoutRival: Double?, acceptAt: Double,
+                        openFlight: FlightNumber?, rivalFlight: FlightNumber?, unexplainedSpeech: Double, hypothesisScore: Int32,
+                        nbest: [(text: String, score: Int32)]) -> RecognitionDecision {
         let thresholds = configuration.thresholds
         var heard = flights
         if heard.isEmpty, let normalized = candidates.first?.flight, vocabulary.flights.contains(normalized) { heard = [normalized] }
         guard let best = heard.first else { return .rejected(.notAFlight) }
-        if let score, score < thresholds.rejectScore { return .rejected(.lowConfidence(score: score)) }
+        // The lead over today's other flights says which flight, not whether one was said: it cannot save a poor fit.
+        if let scoreWithoutRival, scoreWithoutRival < thresholds.rejectScore { return .rejected(.lowConfidence(score: scoreWithoutRival)) }
         var rivals: [FlightNumber] = []
         // Unforced, the audio named another of today's flights: both are plausible.
         if let openFlight, openFlight != best, vocabulary.flights.contains(openFlight) { rivals.append(openFlight) }
@@ -344,7 +355,9 @@ public final class FlightRecognizer {
         }
         let others = Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
         if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
-        guard let score, score >= acceptAt, unexplainedSpeech < thresholds.unexplainedSpeechSeconds else { return .confirm([best]) }
+        guard let score, score >= acceptAt, unexplainedSpeech < thresholds.unexplainedSpeechSeconds else {
+            return .confirm([best] + [rivalFlight].compactMap { $0 }.filter { $0 != best })
+        }
         return .accepted(best)
     }
 

@@ -65,13 +65,17 @@ public struct RecognitionResult: Sendable {
     /// open grammar, per frame (see `RecognitionThresholds`); nil without a hypothesis or when the open grammar found
     /// no path (then the answer is at best a confirmation).
     public let fitScore: Double?
+    /// The fit score without the rival margin's share (`RecognitionThresholds.rivalShare(margin:)`): what the reject
+    /// threshold is compared with.
+    public let fitScoreWithoutRival: Double?
     /// Seconds of speech-loud audio outside the words heard (see `RecognitionThresholds.unexplainedSpeechSeconds`);
     /// nil without a hypothesis.
     public let unexplainedSpeechSeconds: Double?
     /// Frames (1/100 s) per phone of the flight word spoken fastest, by the pronunciation it was decoded with (see
     /// `RecognitionThresholds.naturalFramesPerPhone`); nil without a hypothesis.
     public let shortestFlightWordFramesPerPhone: Double?
-    /// The nearest of today's other flights; nil unless `RecognizerConfiguration.readsRival` is on and a flight was heard.
+    /// The nearest of today's other flights; nil when it could not change the decision and was not decoded (see
+    /// `RecognizerConfiguration.alwaysReadsRival`), or when nothing was heard as a flight.
     public let rivalReading: RivalReading?
     /// Length of the audio in seconds.
     public let audioDuration: Double
@@ -100,7 +104,7 @@ public struct RivalReading: Sendable, Hashable {
     public let text: String
     /// The flight those words name; nil without a path.
     public let flight: FlightNumber?
-    /// How much better the heard flight's path scored than the rival's, per speech frame (the decoder's scaled log base, as
+    /// How much better the heard flight's path scored than the rival's, per frame of the words heard (the decoder's scaled log base, as
     /// the fit score). Near 0 when another of today's flights fits as well; nil without a rival path.
     public let margin: Double?
 }

@@ -14,7 +14,7 @@ enum EvalCommand: Command {
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
-        .flag("--rival", help: "Also measure how far the flight heard is ahead of today's other flights (rival_margin; doubles decode time)."),
+        .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
     ]
@@ -36,7 +36,7 @@ enum EvalCommand: Command {
         }
         let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         var configuration = try RecognizerOptions.configuration(arguments)
-        configuration.readsRival = arguments.has("rival")
+        configuration.alwaysReadsRival = arguments.has("rival")
         let manifest: EvaluationManifest
         do {
             manifest = try EvaluationManifest(contentsOf: manifestPath)

@@ -7,7 +7,7 @@ import FlightCore
 /// flight" per noise band, without rerunning the decoder. Pure.
 public enum DecisionFeatures {
     /// The header row.
-    public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score",
+    public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score", "fit_without_rival",
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
                                 "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript"]
         .joined(separator: "\t")
@@ -26,7 +26,7 @@ public enum DecisionFeatures {
         }
         let cells = [
             entry.path, entry.expected?.canonical ?? "", outcome.rawValue, result?.grammarFlights.first?.canonical ?? "", decision,
-            number(result?.confidence), number(result?.fitScore), number(result?.flightWordsRatio),
+            number(result?.confidence), number(result?.fitScore), number(result?.fitScoreWithoutRival), number(result?.flightWordsRatio),
             number(result?.openReading?.fitDifference), number(result?.signalToNoiseRatio), number(result?.unexplainedSpeechSeconds),
             number(result?.shortestFlightWordFramesPerPhone), number(result?.rivalReading?.margin),
             result?.rivalReading?.flight?.canonical ?? "",
