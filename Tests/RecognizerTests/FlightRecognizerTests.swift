@@ -84,6 +84,24 @@ struct FlightRecognizerTests {
         #expect(abs(try #require(result.fitScore) - (withoutRival + rivalShare)) < 1e-9)
     }
 
+    @Test("the lead over today's other flights can lift an answer over the accept threshold, never over the reject one")
+    func rivalLeadDecides() throws {
+        let samples = try TestFlights.samples("lx40.wav")
+        let plain = try FlightRecognizer(vocabulary: TestFlights.vocabulary).recognize(samples: samples)
+        let withoutLead = try #require(plain.fitScoreWithoutRival)
+        let lead = try #require(plain.fitScore) - withoutLead
+        #expect(lead > 0, "the open grammar read another flight, and LX 40 leads today's others")
+        func decision(_ change: (inout RecognitionThresholds) -> Void) throws -> RecognitionDecision {
+            var configuration = RecognizerConfiguration()
+            change(&configuration.thresholds)
+            return try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration).recognize(samples: samples).decision
+        }
+        let lx40 = FlightNumber(parsing: "LX40")!
+        #expect(try decision { $0.acceptScoreClean = withoutLead + lead / 2 } == .accepted(lx40))
+        #expect(try decision { $0.acceptScoreClean = withoutLead + lead / 2; $0.rivalMarginWeight = 0 }.acceptedFlight == nil)
+        #expect(try decision { $0.rejectScore = withoutLead + lead / 2 }.acceptedFlight == nil, "the lead does not save a poor fit")
+    }
+
     @Test("an answer not certain enough to give offers the nearest of today's other flights beside the one heard")
     func unsureAnswerOffersRival() throws {
         var configuration = RecognizerConfiguration()
