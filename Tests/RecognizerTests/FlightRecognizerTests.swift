@@ -6,6 +6,8 @@ import Testing
 @Suite("Recognizing audio fixtures")
 struct FlightRecognizerTests {
     static let flightFixtures = ["lx40.wav", "ba287.wav", "lima-xray-1234.wav", "speedbird287.wav", "lh400.wav"]
+    /// Flights that sound close to "L X forty" (lx40.wav).
+    static let nearMissesOfLX40 = ["LX4", "LX14", "LX41", "LX44"].map { FlightNumber(parsing: $0)! }
 
     @Test("clean fixtures are recognized as their flight", arguments: flightFixtures)
     func recognizesFlight(file: String) throws {
@@ -107,8 +109,7 @@ struct FlightRecognizerTests {
         var configuration = RecognizerConfiguration()
         configuration.alwaysReadsRival = true
         configuration.thresholds.unexplainedSpeechSeconds = -1
-        let flights = TestFlights.flights + ["LX4", "LX14", "LX41", "LX44"].map { FlightNumber(parsing: $0)! }
-        let recognizer = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: flights),
+        let recognizer = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: TestFlights.flights + Self.nearMissesOfLX40),
                                               configuration: configuration)
         let result = try recognizer.recognize(samples: try TestFlights.samples("lx40.wav"))
         let rival = try #require(result.rivalReading?.flight)
@@ -119,7 +120,7 @@ struct FlightRecognizerTests {
     func rivalReading() throws {
         var configuration = RecognizerConfiguration()
         configuration.alwaysReadsRival = true
-        let nearMisses = ["LX4", "LX14", "LX41", "LX44"].map { FlightNumber(parsing: $0)! }
+        let nearMisses = Self.nearMissesOfLX40
         let samples = try TestFlights.samples("lx40.wav")
         let withFlight = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: TestFlights.flights + nearMisses),
                                               configuration: configuration)
