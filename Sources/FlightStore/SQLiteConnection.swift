@@ -53,6 +53,9 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Rows inserted, updated or deleted through this connection since it opened (`sqlite3_total_changes64`).
+    package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// The error for a call on this connection that returned `code`, with SQLite's current message.
     package func error(_ operation: String, code: Int32, sql: String? = nil) -> SQLiteError {
         SQLiteError(operation: operation, code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
