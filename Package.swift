@@ -18,6 +18,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "FlightStore", dependencies: ["FlightCore", "CSQLite"], plugins: ["EmbedResources"]),
 
+        // The same FlightsDataSource on PostgreSQL (libpq), for a fleet sharing one schedule; and the choice between the two.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "FlightStorePostgres", dependencies: ["FlightCore", "FlightStore", "CPostgres"]),
+        .target(name: "FlightStoreSelection", dependencies: ["FlightCore", "FlightStore", "FlightStorePostgres"]),
+
         // Audio files and streams decoded to 16 kHz mono samples.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
@@ -36,7 +41,7 @@ let package = Package(
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "AudioInput", "Recognizer", "Presenter"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.

@@ -53,48 +53,46 @@ extension FlightStore {
     /// The header columns an import file must have, each exactly once, in any order.
     public static let csvColumns = CSVColumn.allCases.map(\.rawValue)
 
-    /// Imports the CSV file at `path`; see `importCSV(text:now:)`. Errors name the file.
-    public func importCSV(contentsOf path: String, now: Date = Date()) throws -> CSVImportSummary {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw FlightStoreError.cannotReadFile(path: path, reason: "\(error.localizedDescription) (a UTF-8 CSV file is expected)")
-        }
-        do {
-            return try importCSV(text: text, now: now)
-        } catch var error as CSVImportError {
-            error.file = path
-            throw error
-        }
+    /// Imports flights from CSV text in one transaction (see `CSVImportPlan` for the rules); any bad row throws
+    /// `CSVImportError` and nothing is written.
+    public func importCSV(text: String, now: Date) throws -> CSVImportSummary {
+        let plan = try CSVImportPlan(text: text)
+        return try withConnection { database in try database.transaction { try plan.apply(to: database, now: now) } }
     }
+}
 
-    /// Imports flights from CSV text in one transaction: every row is inserted, or updates the row with the same
-    /// airline, number, direction and service date (codeshares replaced); any bad row throws `CSVImportError`
-    /// and nothing is written.
-    ///
-    /// Times are hub-local `HH:MM` (stored as a daily row, like the seed) or ISO 8601 with a UTC offset (stored on its
-    /// hub-local date). `now` is the day an `HH:MM` schedule is measured on when the estimate is a full ISO time.
-    /// An `HH:MM` estimate more than 12 hours before (after) the schedule falls on the next (previous) day.
-    /// An airline code the table lacks is added, named by the `airline` column (a codeshare's by its code);
-    /// known airlines keep their names. A changed gate is kept as the previous gate.
-    public func importCSV(text: String, now: Date = Date()) throws -> CSVImportSummary {
+/// A parsed import file, ready to be applied to any backend inside its transaction.
+///
+/// Every row is inserted, or updates the row with the same airline, number, direction and service date (codeshares
+/// replaced); any bad row throws `CSVImportError`. Times are hub-local `HH:MM` (stored as a daily row, like the seed)
+/// or ISO 8601 with a UTC offset (stored on its hub-local date). `now` is the day an `HH:MM` schedule is measured on
+/// when the estimate is a full ISO time. An `HH:MM` estimate more than 12 hours before (after) the schedule falls on
+/// the next (previous) day. An airline code the table lacks is added, named by the `airline` column (a codeshare's by
+/// its code); known airlines keep their names. A changed gate is kept as the previous gate.
+package struct CSVImportPlan: Sendable {
+    let records: [CSVRecord]
+    let columns: [CSVColumn: Int]
+
+    /// Reads the CSV and its header; throws `CSVImportError` for a malformed file or header.
+    package init(text: String) throws {
         let records = try CSVReader.records(in: text)
         guard let header = records.first else {
-            throw CSVImportError(line: 1, column: nil, problem: "the file is empty; the first line must be the header: \(Self.csvColumns.joined(separator: ","))")
+            throw CSVImportError(line: 1, column: nil, problem: "the file is empty; the first line must be the header: \(FlightStore.csvColumns.joined(separator: ","))")
         }
-        let columns = try Self.columnIndexes(header)
-        return try withConnection { database in
-            try database.transaction {
-                var importer = try CSVRowImporter(database: database, columns: columns, now: now)
-                for record in records.dropFirst() { try importer.importRecord(record) }
-                return CSVImportSummary(inserted: importer.inserted, updated: importer.updated, airlinesAdded: importer.airlinesAdded)
-            }
-        }
+        self.records = Array(records.dropFirst())
+        columns = try Self.columnIndexes(header)
+    }
+
+    /// Checks and writes every data row through `writer`, inside the caller's transaction.
+    package func apply(to writer: some ScheduleWriting, now: Date) throws -> CSVImportSummary {
+        var importer = try CSVRowImporter(writer: writer, columns: columns, now: now)
+        for record in records { try importer.importRecord(record) }
+        return CSVImportSummary(inserted: importer.inserted, updated: importer.updated, airlinesAdded: importer.airlinesAdded)
     }
 
     /// Where each column sits in the header; throws for unknown, repeated or missing names.
     private static func columnIndexes(_ header: CSVRecord) throws(CSVImportError) -> [CSVColumn: Int] {
+        let csvColumns = FlightStore.csvColumns
         var indexes: [CSVColumn: Int] = [:]
         for (index, rawName) in header.fields.enumerated() {
             let name = rawName.trimmingCharacters(in: .whitespaces).lowercased()
@@ -115,8 +113,8 @@ extension FlightStore {
 }
 
 /// Checks and writes the data rows of one import, inside the caller's transaction.
-struct CSVRowImporter {
-    let database: SQLiteConnection
+struct CSVRowImporter<Writer: ScheduleWriting> {
+    let writer: Writer
     let columns: [CSVColumn: Int]
     let now: Date
     /// Known statuses and the direction each is limited to (nil: either).
@@ -129,16 +127,15 @@ struct CSVRowImporter {
     var airlinesAdded: [String] = []
 
     /// The largest gap, in minutes, between an `HH:MM` estimate and its schedule on the same day.
-    static let halfDayMinutes = 12 * 60
-    static let minutesPerDay = 24 * 60
+    static var halfDayMinutes: Int { 12 * 60 }
+    static var minutesPerDay: Int { 24 * 60 }
 
-    init(database: SQLiteConnection, columns: [CSVColumn: Int], now: Date) throws {
-        self.database = database
+    init(writer: Writer, columns: [CSVColumn: Int], now: Date) throws {
+        self.writer = writer
         self.columns = columns
         self.now = now
-        statuses = Dictionary(try database.query("SELECT status, direction FROM statuses") { ($0.text(at: 0), $0.optionalText(at: 1)) },
-                              uniquingKeysWith: { first, _ in first })
-        knownAirlines = Set(try database.query("SELECT iata FROM airlines") { $0.text(at: 0) })
+        statuses = try writer.statuses()
+        knownAirlines = try writer.airlineCodes()
     }
 
     /// Validates one data record and inserts or updates its movement.
@@ -224,54 +221,37 @@ struct CSVRowImporter {
             try ensureAirline(number.airline, name: optional(.airline) ?? number.airline)
             for codeshare in codeshares { try ensureAirline(codeshare.airline, name: codeshare.airline) }
             try write(
-                number: number, direction: direction, serviceDate: serviceDate,
-                values: [.text(airport), .text(value(.city)), .text(scheduledLocal.text), .optionalInteger(estimatedOffset),
-                         .optionalText(optional(.terminal)), .optionalText(optional(.gate)), .optionalText(optional(.belt)), .text(status)],
-                gate: optional(.gate), codeshares: codeshares)
-        } catch let error as SQLiteError {
-            throw CSVImportError(line: line, column: nil, problem: "the database refused the row: \(error.message)")
+                MovementKey(number: number, direction: direction, serviceDate: serviceDate),
+                fields: MovementFields(airport: airport, city: value(.city), scheduled: scheduledLocal.text, estimatedOffset: estimatedOffset,
+                                       terminal: optional(.terminal), gate: optional(.gate), belt: optional(.belt), status: status),
+                codeshares: codeshares)
+        } catch let error as any DatabaseFailure where !error.isUnreachable {
+            throw CSVImportError(line: line, column: nil, problem: "the database refused the row: \(error.databaseMessage)")
         }
     }
 
-    /// Inserts the movement or updates the row with the same key; `values` are airport, city, scheduled,
-    /// estimated_offset, terminal, gate, belt, status.
-    private mutating func write(number: FlightNumber, direction: FlightDirection, serviceDate: String, values: [SQLiteValue],
-                                gate: String?, codeshares: [FlightNumber]) throws {
-        let key: [SQLiteValue] = [.text(number.airline), .integer(Int64(number.number)), .text(direction.rawValue), .text(serviceDate)]
-        let existing = try database.query(
-            "SELECT id, gate, previous_gate FROM flights WHERE airline = ?1 AND number = ?2 AND direction = ?3 AND service_date = ?4", key
-        ) { (id: $0.integer(at: 0), gate: $0.optionalText(at: 1), previousGate: $0.optionalText(at: 2)) }.first
+    /// Inserts the movement or updates the row with the same key, and replaces its codeshares.
+    private mutating func write(_ key: MovementKey, fields: MovementFields, codeshares: [FlightNumber]) throws {
         let flightID: Int
-        if let existing {
+        if let existing = try writer.existingMovement(key) {
             // A new gate keeps the one announced before it, so displays can say "gate changed".
             var previousGate = existing.previousGate
-            if let oldGate = existing.gate, let gate, oldGate != gate { previousGate = oldGate }
-            if previousGate == gate { previousGate = nil }
-            try database.run("""
-                UPDATE flights SET airport = ?1, city = ?2, scheduled = ?3, estimated_offset = ?4, terminal = ?5, gate = ?6,
-                    belt = ?7, status = ?8, previous_gate = ?9 WHERE id = ?10
-                """, values + [.optionalText(previousGate), .integer(Int64(existing.id))])
-            try database.run("DELETE FROM codeshares WHERE flight_id = ?1", [.integer(Int64(existing.id))])
+            if let oldGate = existing.gate, let gate = fields.gate, oldGate != gate { previousGate = oldGate }
+            if previousGate == fields.gate { previousGate = nil }
+            try writer.updateMovement(id: existing.id, fields: fields, previousGate: previousGate)
             flightID = existing.id
             updated += 1
         } else {
-            try database.run("""
-                INSERT INTO flights (airport, city, scheduled, estimated_offset, terminal, gate, belt, status,
-                    airline, number, direction, service_date) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-                """, values + key)
-            flightID = Int(database.lastInsertedRowID)
+            flightID = try writer.insertMovement(key, fields: fields)
             inserted += 1
         }
-        for codeshare in codeshares {
-            try database.run("INSERT INTO codeshares (flight_id, airline, number) VALUES (?1, ?2, ?3)",
-                             [.integer(Int64(flightID)), .text(codeshare.airline), .integer(Int64(codeshare.number))])
-        }
+        try writer.replaceCodeshares(ofMovement: flightID, with: codeshares)
     }
 
     /// Adds an airline the table does not know yet, named `name` (ICAO code and callsign unknown).
     private mutating func ensureAirline(_ code: String, name: String) throws {
         guard !knownAirlines.contains(code) else { return }
-        try database.run("INSERT INTO airlines (iata, name) VALUES (?1, ?2)", [.text(code), .text(name)])
+        try writer.insertAirline(iata: code, name: name)
         knownAirlines.insert(code)
         airlinesAdded.append(code)
     }

@@ -1,5 +1,5 @@
 /// One CSV record and the 1-based line of the file it starts on.
-struct CSVRecord: Equatable {
+struct CSVRecord: Equatable, Sendable {
     let line: Int
     let fields: [String]
 }

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Thread safety: `Sendable`. The one connection lives behind a `Mutex`, so calls from any task run one at a time;
 /// other processes may use the same file (WAL mode, busy timeout).
-public final class FlightStore: FlightsDataSource {
+public final class FlightStore: FlightDatabase {
     /// The schema version this code reads and writes (`PRAGMA user_version`).
     public static let schemaVersion = 1
     /// How long a statement waits for another process's write lock before failing, in milliseconds.

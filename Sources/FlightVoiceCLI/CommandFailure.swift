@@ -23,7 +23,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         switch error {
         case is CSVImportError: exitCode = .dataError
         case FlightStoreError.cannotReadFile: exitCode = .noInput
-        case is FlightStoreError, is SQLiteError: exitCode = .ioError
+        case let failure as any DatabaseFailure where failure.isUnreachable: exitCode = .databaseUnreachable
+        case is FlightStoreError, is any DatabaseFailure: exitCode = .ioError
         default: exitCode = .software
         }
     }

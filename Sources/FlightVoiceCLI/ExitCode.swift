@@ -19,4 +19,6 @@ public enum ExitCode: Int32, Sendable {
     case software = 70
     /// The database is missing, unreadable or corrupt, or an output file cannot be written (EX_IOERR).
     case ioError = 74
+    /// The PostgreSQL server named by --database or FLIGHTVOICE_DATABASE cannot be reached.
+    case databaseUnreachable = 76
 }

@@ -6,16 +6,17 @@ import Presenter
 enum AskCommand: Command {
     static let name = "ask"
     static let summary = "Answer a typed query: flightvoice ask \"what's the gate for L X forty\""
-    static let usage = "flightvoice ask [--json | --say] [--db PATH] TEXT..."
+    static let usage = "flightvoice ask [--json | --say] [--db PATH | --database URL] TEXT..."
     static let options: [OptionSpec] = [
         CommonOptions.json,
         .flag("--say", help: "Print one sentence meant to be spoken."),
         CommonOptions.database,
+        CommonOptions.sharedDatabase,
     ]
     static let discussion = """
     TEXT is what a traveller would say or type: "L X forty", "lima x-ray four zero", "Swiss 40", "LX40".
 
-    exit codes: 0 found · 2 not understood · 3 no such flight today (suggestions printed) · 64 usage · 74 database
+    exit codes: 0 found · 2 not understood · 3 no such flight today (suggestions printed) · 64 usage · 74 database · 76 database server unreachable
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {

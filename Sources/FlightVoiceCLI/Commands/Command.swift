@@ -40,5 +40,8 @@ enum CommonOptions {
     static let database = OptionSpec.value(
         "--db", valueName: "PATH",
         help: "The flight database (default: $FLIGHTVOICE_DB, else $XDG_DATA_HOME/flightvoice/flights.sqlite). Created from the built-in day if missing.")
+    static let sharedDatabase = OptionSpec.value(
+        "--database", valueName: "URL",
+        help: "A shared PostgreSQL database, postgres://user@host:port/name (default: $FLIGHTVOICE_DATABASE); a plain path is a SQLite file.")
     static let json = OptionSpec.flag("--json", help: "Print a JSON object (see docs/json-output.md).")
 }

@@ -7,18 +7,20 @@ enum DatabaseCommand: Command {
     static let name = "db"
     static let summary = "Show, import into, or reset the flight database"
     static let usage = """
-    flightvoice db status [--db PATH]
-           flightvoice db import [--db PATH] FILE.csv
-           flightvoice db reset [--db PATH]
+    flightvoice db status [--db PATH | --database URL]
+           flightvoice db import [--db PATH | --database URL] FILE.csv
+           flightvoice db reset [--db PATH | --database URL]
     """
-    static let options: [OptionSpec] = [CommonOptions.database]
+    static let options: [OptionSpec] = [CommonOptions.database, CommonOptions.sharedDatabase]
     static let discussion = """
     import upserts flights from a CSV with the header
       flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares
     in one transaction: a bad row rejects the file (with its line number) and nothing is written.
     reset recreates the database from the built-in service day.
+    With --database postgres://… (or FLIGHTVOICE_DATABASE) the flights live in PostgreSQL: the schema is migrated on
+    first use, and every import or reset is announced to the kiosks and servers listening to that database.
 
-    exit codes: 0 done · 64 usage · 65 bad CSV row · 66 CSV file missing · 74 database unusable
+    exit codes: 0 done · 64 usage · 65 bad CSV row · 66 CSV file missing · 74 database unusable · 76 database server unreachable
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {

@@ -17,6 +17,7 @@ enum EvalCommand: Command {
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
+        CommonOptions.sharedDatabase,
     ]
     static let discussion = """
     MANIFEST is a TSV whose header has at least `path` (relative to the manifest) and `flight` (the expected flight
@@ -24,7 +25,7 @@ enum EvalCommand: Command {
     where none was said. A wrong flight is a flight answered where another or none was said: the worst outcome.
     "Did you mean…?" answers are counted apart. The real-time factor is decoding time over audio time, per worker.
 
-    exit codes: 0 measured · 64 usage · 65 bad manifest · 66 manifest missing · 69 speech model · 74 database or --features file
+    exit codes: 0 measured · 64 usage · 65 bad manifest · 66 manifest missing · 69 speech model · 74 database or --features file · 76 database server unreachable
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {

@@ -6,10 +6,11 @@ import Presenter
 enum NormalizeCommand: Command {
     static let name = "normalize"
     static let summary = "Print the canonical flight number of spoken or typed text (LX40), or why there is none"
-    static let usage = "flightvoice normalize [--json] [--db PATH] TEXT..."
+    static let usage = "flightvoice normalize [--json] [--db PATH | --database URL] TEXT..."
     static let options: [OptionSpec] = [
         .flag("--json", help: "Print the ranked candidates with what each token was read as."),
         CommonOptions.database,
+        CommonOptions.sharedDatabase,
     ]
     static let discussion = """
     The airline names and codes known are those of the database. Exit codes: 0 understood · 2 not understood · 64 usage

@@ -19,13 +19,14 @@ enum RecognizeCommand: Command {
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
+        CommonOptions.sharedDatabase,
     ]
     static let discussion = """
     Directories are searched recursively for audio files (\(ClipInputs.audioExtensions.sorted().joined(separator: ", "))).
     "-" reads one clip from standard input. Every clip gets one output record, in the order given, even when it
     cannot be read. A summary goes to standard error, and a progress bar when standard error is a terminal.
 
-    exit codes: 0 every clip processed · 1 some clips could not be read · 64 usage · 69 speech model unusable · 74 database
+    exit codes: 0 every clip processed · 1 some clips could not be read · 64 usage · 69 speech model unusable · 74 database · 76 database server unreachable
     """
 
     enum Format: String { case text, jsonl, transcribe }
