@@ -49,10 +49,12 @@ let package = Package(
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
         .testTarget(name: "FlightCoreTests", dependencies: ["FlightCore"]),
-        .testTarget(name: "FlightStoreTests", dependencies: ["FlightStore"]),
+        // Helpers for tests on either store backend: throw-away PostgreSQL databases (FLIGHTVOICE_TEST_DATABASE), temporary files.
+        .target(name: "DatabaseTestSupport", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection"], path: "Tests/DatabaseTestSupport"),
+        .testTarget(name: "FlightStoreTests", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection", "DatabaseTestSupport"]),
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
-        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI"], exclude: ["Golden"]),
+        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden"]),
     ]
 )

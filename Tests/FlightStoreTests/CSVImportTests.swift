@@ -2,18 +2,19 @@ import FlightCore
 import Foundation
 import Testing
 @testable import FlightStore
+import DatabaseTestSupport
 
 @Suite("Importing CSV")
 struct CSVImportTests {
-    let directory: TemporaryDirectory
+    let fixture: StoreFixture
 
-    init() throws { directory = try TemporaryDirectory() }
+    init() throws { fixture = try StoreFixture() }
 
     static let now = hubInstant("2026-11-30", "12:00")
 
-    @Test("new rows are inserted, rows with the same key updated in place with their codeshares replaced")
-    func insertsAndUpdates() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("new rows are inserted, rows with the same key updated in place with their codeshares replaced", arguments: StoreBackend.configured)
+    func insertsAndUpdates(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         let before = try store.status()
         let first = try store.importCSV(text: csv(
             "ZQ 100,Test Air,departure,ORD,Chicago,16:20,,E,E12,,on time,9Q53 9Q54",
@@ -45,9 +46,10 @@ struct CSVImportTests {
         #expect(try store.flight(number("ZQ101"), near: Self.now)?.flight.estimated == hubInstant("2026-11-30", "07:02"))
     }
 
-    @Test("ISO 8601 times are converted to hub local time and stored on their local date")
-    func isoTimes() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("ISO 8601 times are converted to hub local time and stored on their local date", arguments: StoreBackend.configured)
+    func isoTimes(_ backend: StoreBackend) throws {
+        let (store, location) = try fixture.seededStore(backend)
+        try store.replaceSchedule(with: try emptySchedule(of: store))
         _ = try store.importCSV(text: csv(
             "ZQ 7,Test Air,departure,JFK,New York,2026-11-30T22:30:00Z,2026-12-01T00:10:00+01:00,E,E1,,delayed,"
         ), now: Self.now)
@@ -55,13 +57,12 @@ struct CSVImportTests {
         let flight = try #require(try store.flight(number("ZQ7"), near: hubInstant("2026-11-30", "20:00"))?.flight)
         #expect(flight.scheduled == hubInstant("2026-11-30", "23:30"))
         #expect(flight.estimated == hubInstant("2026-12-01", "00:10"))
-        let database = try SQLiteConnection(path: directory.databasePath, mode: .readWrite)
-        #expect(try database.text("SELECT service_date || ' ' || scheduled || ' ' || estimated_offset FROM flights WHERE airline = 'ZQ'") == "2026-11-30 23:30 40")
+        #expect(try fixture.text("SELECT service_date || ' ' || scheduled || ' ' || estimated_offset FROM flights WHERE airline = 'ZQ'", in: location) == "2026-11-30 23:30 40")
     }
 
-    @Test("an HH:MM estimate more than 12 hours before the schedule is on the next day")
-    func estimateAfterMidnight() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("an HH:MM estimate more than 12 hours before the schedule is on the next day", arguments: StoreBackend.configured)
+    func estimateAfterMidnight(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         _ = try store.importCSV(text: csv(
             "ZQ 8,Test Air,departure,JFK,New York,23:50,00:20,E,E1,,delayed,",
             "ZQ 9,Test Air,departure,JFK,New York,00:10,23:55,E,E1,,on time,"
@@ -73,9 +74,9 @@ struct CSVImportTests {
         #expect(early.estimated == hubInstant("2026-11-30", "23:55"))
     }
 
-    @Test("RFC 4180: quoted fields with commas, doubled quotes and line breaks; CRLF; any column order")
-    func quotedFields() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("RFC 4180: quoted fields with commas, doubled quotes and line breaks; CRLF; any column order", arguments: StoreBackend.configured)
+    func quotedFields(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         let text = "status,flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,codeshares\r\n"
             + "on time,ZQ 200,\"Test, \"\"Quoted\"\" Air\",departure,JFK,\"New York, NY\",10:00,,E,E1,,\r\n"
             + "on time,ZQ 201,Test Air,departure,EWR,\"Newark\nLiberty\",11:00,,E,E2,,\r\n"
@@ -87,16 +88,16 @@ struct CSVImportTests {
         #expect(try store.flight(number("ZQ201"), near: Self.now)?.flight.airport.city == "Newark\nLiberty")
     }
 
-    @Test("importing a file names the file in errors and reads it like text")
-    func importFile() throws {
-        let store = try FlightStore(path: directory.databasePath)
-        let path = directory.path("flights.csv")
+    @Test("importing a file names the file in errors and reads it like text", arguments: StoreBackend.configured)
+    func importFile(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
+        let path = fixture.path("flights.csv")
         try csv("ZQ 300,Test Air,departure,JFK,New York,10:00,,E,E1,,on time,").write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try store.importCSV(contentsOf: path, now: Self.now).inserted == 1)
         try csv("ZQ 300,Test Air,departure,JFK,New York,10:00,,E,E1,,boarded,").write(toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: CSVImportError.self) { try store.importCSV(contentsOf: path, now: Self.now) }
         #expect(error?.description.hasPrefix("\(path):2: column status:") == true)
-        #expect(throws: FlightStoreError.self) { try store.importCSV(contentsOf: directory.path("missing.csv")) }
+        #expect(throws: FlightStoreError.self) { try store.importCSV(contentsOf: fixture.path("missing.csv")) }
     }
 
     /// A CSV that must be refused, and where.
@@ -152,9 +153,9 @@ struct CSVImportTests {
         BadImport(name: "empty file", text: "", line: 1, column: nil, mentions: "header"),
     ]
 
-    @Test("a bad row is refused with its line and column, and nothing is written", arguments: badImports)
-    func badImport(_ bad: BadImport) throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("a bad row is refused with its line and column, and nothing is written", arguments: StoreBackend.configured, badImports)
+    func badImport(_ backend: StoreBackend, _ bad: BadImport) throws {
+        let store = try fixture.seededStore(backend).store
         let before = try store.status()
         let error = #expect(throws: CSVImportError.self) { try store.importCSV(text: bad.text, now: Self.now) }
         #expect(error?.line == bad.line)
@@ -191,6 +192,6 @@ struct CSVImportTests {
 
     @Test("codeshare fields: spaces between code and digits are joined")
     func codeshareTokens() {
-        #expect(CSVRowImporter.codeshareTokens("UA 53  AC6617, 4U 812") == ["UA53", "AC6617", "4U812"])
+        #expect(CSVRowImporter<SQLiteConnection>.codeshareTokens("UA 53  AC6617, 4U 812") == ["UA53", "AC6617", "4U812"])
     }
 }

@@ -2,16 +2,17 @@ import FlightCore
 import Foundation
 import Testing
 @testable import FlightStore
+import DatabaseTestSupport
 
 @Suite("Looking up flights")
 struct FlightLookupTests {
-    let directory: TemporaryDirectory
+    let fixture: StoreFixture
 
-    init() throws { directory = try TemporaryDirectory() }
+    init() throws { fixture = try StoreFixture() }
 
-    @Test("LX40 from the seed: every field, placed today")
-    func seedLX40() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("LX40 from the seed: every field, placed today", arguments: StoreBackend.configured)
+    func seedLX40(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         let now = hubInstant("2026-11-30", "11:00")
         let lookup = try #require(try store.flight(number("LX 040"), near: now))
         let flight = lookup.flight
@@ -29,15 +30,15 @@ struct FlightLookupTests {
         #expect(flight.belt == nil)
     }
 
-    @Test("an unknown number finds nothing")
-    func unknownNumber() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("an unknown number finds nothing", arguments: StoreBackend.configured)
+    func unknownNumber(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         #expect(try store.flight(number("ZQ9876"), near: Date()) == nil)
     }
 
-    @Test("a codeshare number finds the operating flight and says so")
-    func codeshareLookup() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("a codeshare number finds the operating flight and says so", arguments: StoreBackend.configured)
+    func codeshareLookup(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         let now = hubInstant("2026-11-30", "15:00")
         let summary = try store.importCSV(text: csv(
             "ZQ 100,Test Air,departure,ORD,Chicago,16:20,16:35,E,E12,,delayed,9Q53 LX 3100"
@@ -56,27 +57,27 @@ struct FlightLookupTests {
         #expect(try store.flight(number("LX3100"), near: now)?.flight.number == number("ZQ100"))
     }
 
-    @Test("a daily flight at 00:30 asked at 23:50 is tomorrow's")
-    func nearestIsTomorrow() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("a daily flight at 00:30 asked at 23:50 is tomorrow's", arguments: StoreBackend.configured)
+    func nearestIsTomorrow(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         _ = try store.importCSV(text: csv("ZQ 1,Test Air,departure,CDG,Paris,00:30,00:45,1,A1,,delayed,"))
         let flight = try #require(try store.flight(number("ZQ1"), near: hubInstant("2026-11-30", "23:50"))?.flight)
         #expect(flight.scheduled == hubInstant("2026-12-01", "00:30"))
         #expect(flight.estimated == hubInstant("2026-12-01", "00:45"))
     }
 
-    @Test("a daily flight at 23:30 asked at 00:10 is yesterday's")
-    func nearestIsYesterday() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("a daily flight at 23:30 asked at 00:10 is yesterday's", arguments: StoreBackend.configured)
+    func nearestIsYesterday(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         _ = try store.importCSV(text: csv("ZQ 2,Test Air,arrival,LHR,London,23:30,,2,,14,landed,"))
         let flight = try #require(try store.flight(number("ZQ2"), near: hubInstant("2026-12-01", "00:10"))?.flight)
         #expect(flight.scheduled == hubInstant("2026-11-30", "23:30"))
         #expect(flight.belt == "14")
     }
 
-    @Test("dated rows sit on their date; the instance nearest to now wins over a daily row")
-    func datedRows() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("dated rows sit on their date; the instance nearest to now wins over a daily row", arguments: StoreBackend.configured)
+    func datedRows(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         _ = try store.importCSV(text: csv(
             "ZQ 3,Test Air,departure,CDG,Paris,20:00,,1,DAILY,,on time,",
             "ZQ 3,Test Air,departure,CDG,Paris,2026-12-01T08:00+01:00,,1,DATED,,on time,"
@@ -94,9 +95,9 @@ struct FlightLookupTests {
         #expect(later.gate == "DAILY")
     }
 
-    @Test("a dated row alone is found only from the day before to the day after")
-    func datedRowWindow() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("a dated row alone is found only from the day before to the day after", arguments: StoreBackend.configured)
+    func datedRowWindow(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         _ = try store.importCSV(text: csv("ZQ 4,Test Air,departure,CDG,Paris,2026-12-01T08:00:00Z,,1,B4,,scheduled,"))
         #expect(try store.flight(number("ZQ4"), near: hubInstant("2026-12-01", "12:00"))?.flight.scheduled == hubInstant("2026-12-01", "09:00"))
         #expect(try store.flight(number("ZQ4"), near: hubInstant("2026-11-30", "00:05")) != nil)
@@ -105,9 +106,9 @@ struct FlightLookupTests {
         #expect(try store.flightNumbers(near: hubInstant("2026-12-02", "12:00")).contains(number("ZQ4")))
     }
 
-    @Test("suggestions: same airline nearest first, numbers sharing leading digits, then other airlines; no duplicates")
-    func suggestionsOrder() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("suggestions: same airline nearest first, numbers sharing leading digits, then other airlines; no duplicates", arguments: StoreBackend.configured)
+    func suggestionsOrder(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         let now = hubInstant("2026-11-30", "12:00")
         _ = try store.importCSV(text: csv(
             "ZQ 40,Test Air,departure,CDG,Paris,12:40,,1,A40,,on time,",
@@ -136,9 +137,9 @@ struct FlightLookupTests {
         #expect(codeshare.isCodeshare)
     }
 
-    @Test("flight numbers: operating and codeshare, sorted and unique")
-    func flightNumbers() throws {
-        let store = try emptyFlightStore(at: directory.databasePath)
+    @Test("flight numbers: operating and codeshare, sorted and unique", arguments: StoreBackend.configured)
+    func flightNumbers(_ backend: StoreBackend) throws {
+        let store = try fixture.emptyStore(backend)
         let now = hubInstant("2026-11-30", "12:00")
         _ = try store.importCSV(text: csv(
             "ZQ 41,Test Air,departure,CDG,Paris,12:41,,1,A41,,on time,YQ7 9Q1",
@@ -148,9 +149,9 @@ struct FlightLookupTests {
         #expect(try store.flightNumbers(near: now) == [number("9Q1"), number("YQ7"), number("ZQ41")])
     }
 
-    @Test("the airline directory reads names, codes, callsigns and spoken names")
-    func airlineDirectory() throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("the airline directory reads names, codes, callsigns and spoken names", arguments: StoreBackend.configured)
+    func airlineDirectory(_ backend: StoreBackend) throws {
+        let store = try fixture.seededStore(backend).store
         let directory = try store.airlineDirectory()
         let swiss = try #require(directory.airline(iata: "LX"))
         #expect(swiss.icao == "SWR")
@@ -160,9 +161,9 @@ struct FlightLookupTests {
         #expect(directory.airline(icao: "BAW")?.callsign == "Speedbird")
     }
 
-    @Test("many tasks looking up at once all get answers")
-    func concurrentLookups() async throws {
-        let store = try FlightStore(path: directory.databasePath)
+    @Test("many tasks looking up at once all get answers", arguments: StoreBackend.configured)
+    func concurrentLookups(_ backend: StoreBackend) async throws {
+        let store = try fixture.seededStore(backend).store
         let now = hubInstant("2026-11-30", "12:00")
         let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<200 {

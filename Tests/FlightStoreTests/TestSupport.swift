@@ -37,12 +37,8 @@ let csvHeader = "flight,airline,direction,airport,city,scheduled,estimated,termi
 /// A CSV text from a header and rows, lines ended by "\n".
 func csv(_ rows: String...) -> String { ([csvHeader] + rows).joined(separator: "\n") + "\n" }
 
-/// Opens a store at `path` and removes every flight of the seed, so a test controls which flights exist.
-/// The seed's airlines and statuses stay.
-func emptyFlightStore(at path: String) throws -> FlightStore {
-    let store = try FlightStore(path: path)
-    let database = try SQLiteConnection(path: path, mode: .readWrite)
-    try database.setBusyTimeout(milliseconds: 5_000)
-    try database.execute("DELETE FROM codeshares; DELETE FROM flights;")
-    return store
+/// The schedule of `store` without its flights: the seed's airlines and statuses, so a test controls which flights exist.
+func emptySchedule(of store: any FlightDatabase) throws -> ScheduleSnapshot {
+    let seed = try store.snapshot()
+    return ScheduleSnapshot(airlines: seed.airlines, statuses: seed.statuses, movements: [], codeshares: [])
 }
