@@ -3,7 +3,8 @@
 #   make test   install what is missing, build, run the whole test suite
 
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en-us \
-	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
+	libpq-dev postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
@@ -15,9 +16,10 @@ run: deps release
 	$(BINARY) recognize Samples/
 	$(BINARY) ask "what's the gate for L X forty"
 
+# The store tests also run against a throw-away PostgreSQL cluster, started and stopped around the suite.
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	scripts/with-test-postgres.sh swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
