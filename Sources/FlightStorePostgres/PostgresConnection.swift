@@ -61,6 +61,9 @@ package final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Statements that succeeded on this connection: a caller that sees it unchanged after a failure knows nothing ran.
+    package private(set) var successfulStatements = 0
+
     /// False once the link to the server broke; `reconnect()` tries to restore it.
     package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 
@@ -142,6 +145,7 @@ package final class PostgresConnection {
             throw PostgresError(operation: operation, kind: broken ? .connection : .statement, sqlState: sqlState,
                                 message: message.isEmpty ? String(cString: PQerrorMessage(handle)) : message, sql: sql, server: server)
         }
+        successfulStatements += 1
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         var rows: [PostgresRow] = []
         rows.reserveCapacity(Int(rowCount))

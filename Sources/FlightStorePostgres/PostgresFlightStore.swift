@@ -40,22 +40,34 @@ public final class PostgresFlightStore: FlightDatabase {
     }
 
     /// Runs `body` with a healthy connection, one caller at a time, reconnecting a broken one when the back-off allows.
+    /// A link that broke while idle (a server restart) is only noticed by the next statement: when that very first
+    /// statement fails, nothing ran, so the call reconnects and runs once more.
     func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         try state.withLock { state in
-            if !state.connection.isConnected {
-                if let failure = state.lastFailure, Date() < state.nextAttempt { throw failure }
-                do throws(PostgresError) {
-                    try state.connection.reconnect()
-                    state.consecutiveFailures = 0
-                    state.lastFailure = nil
-                } catch {
-                    state.consecutiveFailures += 1
-                    state.nextAttempt = Date().addingTimeInterval(backoff.delay(afterFailures: state.consecutiveFailures))
-                    state.lastFailure = error
-                    throw error
-                }
+            try Self.ensureConnected(&state, backoff: backoff)
+            let statementsBefore = state.connection.successfulStatements
+            do {
+                return try body(state.connection)
+            } catch let error as PostgresError where error.isConnectionFailure && state.connection.successfulStatements == statementsBefore {
+                try Self.ensureConnected(&state, backoff: backoff)
+                return try body(state.connection)
             }
-            return try body(state.connection)
+        }
+    }
+
+    /// Reconnects a broken connection, unless the last attempt failed less than the back-off delay ago.
+    private static func ensureConnected(_ state: inout ConnectionState, backoff: ReconnectBackoff) throws {
+        guard !state.connection.isConnected else { return }
+        if let failure = state.lastFailure, Date() < state.nextAttempt { throw failure }
+        do throws(PostgresError) {
+            try state.connection.reconnect()
+            state.consecutiveFailures = 0
+            state.lastFailure = nil
+        } catch {
+            state.consecutiveFailures += 1
+            state.nextAttempt = Date().addingTimeInterval(backoff.delay(afterFailures: state.consecutiveFailures))
+            state.lastFailure = error
+            throw error
         }
     }
 

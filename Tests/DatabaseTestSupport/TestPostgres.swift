@@ -34,10 +34,27 @@ public enum TestPostgres {
 
     /// Drops a database `createDatabase()` made, closing any connection still open on it.
     public static func dropDatabase(url: String) {
-        guard let serverURL, let name = URLComponents(string: url)?.path.dropFirst(), name.hasPrefix("flightvoice_test_"),
-              name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-        else { return }
+        guard let serverURL, let name = testDatabaseName(url) else { return }
         _ = try? PostgresConnection(url: serverURL).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// Makes a database `createDatabase()` made unreachable, as a server outage would: new connections are refused
+    /// and every open one is cut. `false` lets connections in again.
+    public static func simulateOutage(of url: String, _ outage: Bool) throws {
+        guard let serverURL, let name = testDatabaseName(url) else { return }
+        let admin = try PostgresConnection(url: serverURL)
+        try admin.execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS \(outage ? "false" : "true")")
+        if outage {
+            try admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name])
+        }
+    }
+
+    /// The name of a database `createDatabase()` made (hex digits after a fixed prefix, safe as an identifier), else nil.
+    private static func testDatabaseName(_ url: String) -> String? {
+        guard let name = URLComponents(string: url)?.path.dropFirst(), name.hasPrefix("flightvoice_test_"),
+              name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        return String(name)
     }
 
     /// Runs one statement on the database at `url` and returns the first column of each row.
