@@ -45,6 +45,7 @@ struct BuiltBinary {
         process.currentDirectoryURL = Self.packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["FLIGHTVOICE_DB"] = databasePath
+        environment["FLIGHTVOICE_DATABASE"] = nil  // a developer's shared database must not leak into tests
         environment["FLIGHTVOICE_NOW"] = Self.fixedNow
         environment["XDG_DATA_HOME"] = folder.path
         for (key, value) in extra { environment[key] = value }
