@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
+        // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
+        .executableTarget(name: "lookup-benchmark", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection"], path: "Benchmarks/lookup-benchmark"),
+
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
         .executableTarget(name: "embed-resources", path: "Plugins/embed-resources-tool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
