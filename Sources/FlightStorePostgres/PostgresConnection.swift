@@ -61,6 +61,9 @@ package final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Statements prepared on this session, by SQL text: each is parsed and planned once, then only executed.
+    private var preparedStatements: [String: String] = [:]
+
     /// Statements that succeeded on this connection: a caller that sees it unchanged after a failure knows nothing ran.
     package private(set) var successfulStatements = 0
 
@@ -70,6 +73,7 @@ package final class PostgresConnection {
     /// Re-establishes a broken connection with the same parameters (`PQreset`); throws when the server is still away.
     package func reconnect() throws(PostgresError) {
         PQreset(handle)
+        preparedStatements = [:]  // a new session has none
         guard isConnected else { throw connectionError("reconnect") }
     }
 
@@ -83,15 +87,32 @@ package final class PostgresConnection {
         return try rows(of: result, operation: "execute", sql: sql)
     }
 
+    /// Like `execute`, for the statements a program runs again and again (lookups): prepared once per session
+    /// (`PQprepare`), then executed with text parameters (`PQexecPrepared`), saving the parse and plan each time.
+    package func executePrepared(_ sql: String, _ parameters: [String?]) throws(PostgresError) -> [PostgresRow] {
+        let name: String
+        if let known = preparedStatements[sql] {
+            name = known
+        } else {
+            name = "flightvoice_\(preparedStatements.count + 1)"
+            try rows(of: PQprepare(handle, name, sql, Int32(parameters.count), nil), operation: "prepare", sql: sql)
+            preparedStatements[sql] = name
+        }
+        let result = withOptionalCStrings(parameters) { pointers in
+            PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+        }
+        return try rows(of: result, operation: "execute", sql: sql)
+    }
+
     /// Runs a fixed script of several statements (migrations); never call it with text built from input.
     package func executeScript(_ sql: StaticString) throws(PostgresError) {
         let text = sql.description
         try rows(of: PQexec(handle, text), operation: "execute script", sql: text)
     }
 
-    /// Every row of a query, each read by `read`.
+    /// Every row of a query (a prepared statement), each read by `read`.
     package func query<Row>(_ sql: String, _ parameters: [String?] = [], read: (PostgresRow) throws -> Row) throws -> [Row] {
-        try execute(sql, parameters).map(read)
+        try executePrepared(sql, parameters).map(read)
     }
 
     /// The first column of the first row as an integer, nil when there is no row or it is NULL.

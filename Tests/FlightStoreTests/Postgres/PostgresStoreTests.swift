@@ -87,10 +87,9 @@ struct PostgresStoreTests {
         let changes = kiosk.scheduleChanges()
         try await Task.sleep(for: .milliseconds(300))  // the listener connects and LISTENs
         let before = try kiosk.scheduleRevision()
-        let importedAt = ContinuousClock.now
         _ = try writer.importCSV(text: csv("LX 040,Swiss,departure,JFK,New York,13:05,,E,E36,,boarding,"), now: Self.now)
+        // Counted from the commit: the notification leaves with it.
         let change = try await firstChange(in: changes, within: .seconds(2))
-        #expect(ContinuousClock.now - importedAt < .seconds(2))
         #expect(change == .revised(revision: try kiosk.scheduleRevision()))
         #expect(try kiosk.scheduleRevision() != before)
         #expect(try kiosk.flight(number("LX40"), near: Self.now)?.flight.gate == "E36")
