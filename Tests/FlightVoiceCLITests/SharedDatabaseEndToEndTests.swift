@@ -63,4 +63,37 @@ import Testing
         #expect(try binary.run(["db", "reset", "--database", url]).exitCode == 0)
         #expect(try binary.run(["ask", "--database", url, "LX9123"]).exitCode == 3)
     }
+
+    @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+    func watchHearsAnImportByAnotherProcess() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        #expect(try binary.run(["db", "status", "--database", url]).exitCode == 0)  // migrated before the watcher starts
+
+        let watcher = Process()
+        watcher.executableURL = BuiltBinary.executable
+        watcher.arguments = ["db", "watch", "--database", url, "--count", "1"]
+        let output = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        watcher.terminationHandler = { _ in exited.signal() }
+        try watcher.run()
+        Thread.sleep(forTimeInterval: 1)  // it opens the database and starts listening
+
+        let gateChange = binary.folder.appendingPathComponent("gate.csv")
+        try "flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares\nLX40,Swiss,departure,JFK,New York,13:05,,E,E36,,boarding,\n"
+            .write(to: gateChange, atomically: true, encoding: .utf8)
+        #expect(try binary.run(["db", "import", "--database", url, gateChange.path]).exitCode == 0)
+
+        let heard = exited.wait(timeout: .now() + 10) == .success
+        if !heard { watcher.terminate() }
+        #expect(heard, "db watch did not report the import")
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("watching postgres://postgres@"))
+        #expect(printed.contains("schedule changed: revision"))
+        #expect(watcher.terminationStatus == 0)
+    }
 }

@@ -10,13 +10,18 @@ enum DatabaseCommand: Command {
     flightvoice db status [--db PATH | --database URL]
            flightvoice db import [--db PATH | --database URL] FILE.csv
            flightvoice db reset [--db PATH | --database URL]
+           flightvoice db watch [--db PATH | --database URL] [--count N]
     """
-    static let options: [OptionSpec] = [CommonOptions.database, CommonOptions.sharedDatabase]
+    static let options: [OptionSpec] = [
+        CommonOptions.database, CommonOptions.sharedDatabase,
+        .value("--count", valueName: "N", help: "watch: stop after N changes (default: run until interrupted)."),
+    ]
     static let discussion = """
     import upserts flights from a CSV with the header
       flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares
     in one transaction: a bad row rejects the file (with its line number) and nothing is written.
     reset recreates the database from the built-in service day.
+    watch prints a line whenever the flights change (any process's import or reset): what a kiosk hears.
     With --database postgres://… (or FLIGHTVOICE_DATABASE) the flights live in PostgreSQL: the schema is migrated on
     first use, and every import or reset is announced to the kiosks and servers listening to that database.
 
@@ -24,7 +29,7 @@ enum DatabaseCommand: Command {
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard let action = arguments.positionals.first else { throw UsageError(message: "say status, import FILE.csv or reset") }
+        guard let action = arguments.positionals.first else { throw UsageError(message: "say status, import FILE.csv, reset or watch") }
         let operands = arguments.positionals.dropFirst()
         switch action {
         case "status":
@@ -45,10 +50,37 @@ enum DatabaseCommand: Command {
             let store = try DatabaseOptions.openStore(arguments, context: context)
             try store.reset()
             context.console.print("reset \(try store.status().path) to the built-in day")
+        case "watch":
+            guard operands.isEmpty else { throw UsageError(message: "watch takes no operands") }
+            let limit = try arguments.integer("count", in: 1...Int(Int32.max))
+            let store = try DatabaseOptions.openStore(arguments, context: context)
+            context.console.print("watching \(try store.status().path) at schedule revision \(try store.scheduleRevision())")
+            watch(store, limit: limit, console: context.console)
         default:
-            throw UsageError(message: "unknown db action '\(action)': say status, import FILE.csv or reset")
+            throw UsageError(message: "unknown db action '\(action)': say status, import FILE.csv, reset or watch")
         }
         return .success
+    }
+
+    /// Prints each change the database announces until `limit` changes were seen (or forever).
+    private static func watch(_ store: any FlightDatabase, limit: Int?, console: Console) {
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            let clock = ISO8601DateFormatter()
+            var seen = 0
+            for await change in store.scheduleChanges() {
+                switch change {
+                case .revised(let revision):
+                    console.print("\(clock.string(from: Date())) schedule changed: revision \(revision)")
+                    seen += 1
+                case .unreachable(let message):
+                    console.printError("\(clock.string(from: Date())) database unreachable, retrying: \(message)")
+                }
+                if let limit, seen >= limit { break }
+            }
+            finished.signal()
+        }
+        finished.wait()
     }
 
     private static func printStatus(_ status: FlightStoreStatus, console: Console) {
