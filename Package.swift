@@ -23,6 +23,10 @@ let package = Package(
         .target(name: "FlightStorePostgres", dependencies: ["FlightCore", "FlightStore", "CPostgres"]),
         .target(name: "FlightStoreSelection", dependencies: ["FlightCore", "FlightStore", "FlightStorePostgres"]),
 
+        // Transcription jobs: the queue protocol and its SQLite store (the service's), and the fleet's PostgreSQL store.
+        .target(name: "TranscriptionJobs", dependencies: ["FlightStore"]),
+        .target(name: "TranscriptionJobsPostgres", dependencies: ["TranscriptionJobs", "FlightStore", "FlightStorePostgres"]),
+
         // Audio files and streams decoded to 16 kHz mono samples.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
@@ -58,6 +62,7 @@ let package = Package(
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
+        .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden"]),
     ]
 )

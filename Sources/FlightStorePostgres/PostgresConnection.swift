@@ -24,7 +24,7 @@ package struct PostgresNotification: Sendable, Hashable {
 /// One connection to a PostgreSQL server: owns its `PGconn*`, opened in `init` and closed (`PQfinish`) in `deinit`.
 ///
 /// Thread rule: not `Sendable`. Use a connection from one thread at a time: `PostgresFlightStore` confines its
-/// connection behind a `Mutex`, `PostgresScheduleChanges` keeps its own on its listening thread. Results are copied
+/// connection in `ConfinedPostgresConnection`, `PostgresListener` keeps its own on its listening thread. Results are copied
 /// out and freed (`PQclear`) before a call returns, so no libpq pointer outlives a call.
 package final class PostgresConnection {
     /// How long connecting may take before libpq gives up, in seconds, unless the URL says otherwise.

@@ -1,7 +1,6 @@
 import FlightCore
 import FlightStore
 import Foundation
-import Synchronization
 
 /// Today's flights in a PostgreSQL database shared by a fleet of kiosks and servers: the second `FlightDatabase`,
 /// answering with the same rules as the SQLite `FlightStore` (`ScheduleLookup`, `CSVImportPlan`).
@@ -9,66 +8,27 @@ import Synchronization
 /// Opening it applies the schema migrations (once per database, under an advisory lock). Every write runs in one
 /// transaction that also bumps the schedule revision and `NOTIFY`s `flightvoice_schedule`, so every process hears it.
 ///
-/// Thread safety: `Sendable`. The one connection lives behind a `Mutex`, so calls from any task run one at a time.
-/// When the link breaks, the next call reconnects, no more often than `backoff` allows; meanwhile calls throw a
-/// `.connection` `PostgresError` at once.
+/// Thread safety: `Sendable`. The one connection is confined (`ConfinedPostgresConnection`), so calls from any task
+/// run one at a time; when the link breaks, the next call reconnects, no more often than `backoff` allows.
 public final class PostgresFlightStore: FlightDatabase {
     /// The URL as messages show it (no password).
-    public let server: String
+    public var server: String { connection.server }
     /// The connection URL, to open the separate listening connection of `scheduleChanges()`.
     private let url: String
     private let backoff: ReconnectBackoff
-    private let state: Mutex<ConnectionState>
-
-    /// The confined connection and what is known about its health.
-    private struct ConnectionState: ~Copyable {
-        let connection: PostgresConnection
-        var consecutiveFailures = 0
-        var nextAttempt = Date.distantPast
-        var lastFailure: PostgresError?
-    }
+    private let connection: ConfinedPostgresConnection
 
     /// Connects to `url` and brings the schema up to date (seeding the built-in day into a new database).
     /// Throws a `.connection` `PostgresError` when the server cannot be reached.
     public init(url: String, backoff: ReconnectBackoff = .standard) throws {
         self.url = url
         self.backoff = backoff
-        let connection = try PostgresConnection(url: url)
-        try PostgresSchema.migrate(connection)
-        server = connection.server
-        state = Mutex(ConnectionState(connection: connection))
+        connection = try ConfinedPostgresConnection(url: url, backoff: backoff)
     }
 
-    /// Runs `body` with a healthy connection, one caller at a time, reconnecting a broken one when the back-off allows.
-    /// A link that broke while idle (a server restart) is only noticed by the next statement: when that very first
-    /// statement fails, nothing ran, so the call reconnects and runs once more.
+    /// Runs `body` with a healthy connection, one caller at a time (see `ConfinedPostgresConnection`).
     func withConnection<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-        try state.withLock { state in
-            try Self.ensureConnected(&state, backoff: backoff)
-            let statementsBefore = state.connection.successfulStatements
-            do {
-                return try body(state.connection)
-            } catch let error as PostgresError where error.isConnectionFailure && state.connection.successfulStatements == statementsBefore {
-                try Self.ensureConnected(&state, backoff: backoff)
-                return try body(state.connection)
-            }
-        }
-    }
-
-    /// Reconnects a broken connection, unless the last attempt failed less than the back-off delay ago.
-    private static func ensureConnected(_ state: inout ConnectionState, backoff: ReconnectBackoff) throws {
-        guard !state.connection.isConnected else { return }
-        if let failure = state.lastFailure, Date() < state.nextAttempt { throw failure }
-        do throws(PostgresError) {
-            try state.connection.reconnect()
-            state.consecutiveFailures = 0
-            state.lastFailure = nil
-        } catch {
-            state.consecutiveFailures += 1
-            state.nextAttempt = Date().addingTimeInterval(backoff.delay(afterFailures: state.consecutiveFailures))
-            state.lastFailure = error
-            throw error
-        }
+        try connection.withConnection(body)
     }
 
     /// Runs `body` in one transaction that also bumps the revision and announces it on `flightvoice_schedule`.
@@ -108,9 +68,14 @@ public final class PostgresFlightStore: FlightDatabase {
         try withConnection { connection in Int64(try connection.integer("SELECT revision FROM schedule_revision") ?? 0) }
     }
 
-    /// Changes announced by any process, heard on a connection of its own (`LISTEN`).
+    /// Changes announced by any process, heard on a connection of its own (`LISTEN flightvoice_schedule`); after a
+    /// reconnection, the current revision (changes made meanwhile were not heard).
     public func scheduleChanges() -> AsyncStream<ScheduleChange> {
-        PostgresScheduleChanges.stream(url: url, backoff: backoff)
+        PostgresListener.stream(
+            url: url, channel: PostgresSchema.changeChannel, backoff: backoff,
+            resync: { connection throws(PostgresError) in .revised(revision: Int64(try connection.integer("SELECT revision FROM schedule_revision") ?? 0)) },
+            notification: { payload in .revised(revision: Int64(payload) ?? 0) },
+            unreachable: { error in .unreachable(message: error.singleLineMessage) })
     }
 
     // MARK: - Writing

@@ -56,6 +56,47 @@ enum PostgresSchema {
             );
             INSERT INTO schedule_revision (singleton, revision) VALUES (true, 1);
             """),
+        PostgresMigration(version: 2, summary: "the shared transcription job queue and its callback deliveries", sql: """
+            -- Times are milliseconds since 1970 (UTC), as in the SQLite job store, so both round the same way.
+            CREATE TABLE transcription_jobs (
+                sequence          bigserial PRIMARY KEY,
+                name              text NOT NULL UNIQUE,
+                status            text NOT NULL CHECK (status IN ('QUEUED', 'IN_PROGRESS', 'COMPLETED', 'FAILED')),
+                language_code     text NOT NULL,
+                media_format      text,
+                media_sample_rate integer,
+                max_alternatives  integer,
+                callback_url      text,
+                media_path        text NOT NULL,
+                media_uri         text,
+                output_bucket     text,
+                output_key        text,
+                created_ms        bigint NOT NULL,
+                started_ms        bigint,
+                completed_ms      bigint,
+                failure_reason    text,
+                answer_json       text,
+                transcript_path   text,
+                audio_ms          bigint,
+                lease_owner       text,
+                lease_expires_ms  bigint,
+                attempts          integer NOT NULL DEFAULT 0
+            );
+            CREATE INDEX transcription_jobs_by_status ON transcription_jobs (status, sequence);
+            CREATE TABLE job_callbacks (
+                id               bigserial PRIMARY KEY,
+                job_name         text NOT NULL,
+                url              text NOT NULL,
+                payload          text NOT NULL,
+                state            text NOT NULL CHECK (state IN ('pending', 'sending', 'delivered', 'failed')),
+                attempts         integer NOT NULL DEFAULT 0,
+                next_attempt_ms  bigint NOT NULL,
+                sending_since_ms bigint,
+                last_error       text,
+                delivered_ms     bigint
+            );
+            CREATE INDEX job_callbacks_due ON job_callbacks (state, next_attempt_ms);
+            """),
     ]
 
     /// The newest schema version this code knows.
