@@ -51,6 +51,9 @@ let package = Package(
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
         .executableTarget(name: "lookup-benchmark", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection"], path: "Benchmarks/lookup-benchmark"),
 
+        // Jobs per second through the shared PostgreSQL queue with 1, 2 and 3 processes (scripts/benchmark-queue.sh).
+        .executableTarget(name: "queue-benchmark", dependencies: ["FlightStorePostgres", "TranscriptionJobs", "TranscriptionJobsPostgres"], path: "Benchmarks/queue-benchmark"),
+
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
         .executableTarget(name: "embed-resources", path: "Plugins/embed-resources-tool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
