@@ -84,7 +84,7 @@ package struct CSVImportPlan: Sendable {
     }
 
     /// Checks and writes every data row through `writer`, inside the caller's transaction.
-    package func apply(to writer: some ScheduleWriting, now: Date) throws -> CSVImportSummary {
+    package func apply(to writer: some ScheduleDatabase, now: Date) throws -> CSVImportSummary {
         var importer = try CSVRowImporter(writer: writer, columns: columns, now: now)
         for record in records { try importer.importRecord(record) }
         return CSVImportSummary(inserted: importer.inserted, updated: importer.updated, airlinesAdded: importer.airlinesAdded)
@@ -113,7 +113,7 @@ package struct CSVImportPlan: Sendable {
 }
 
 /// Checks and writes the data rows of one import, inside the caller's transaction.
-struct CSVRowImporter<Writer: ScheduleWriting> {
+struct CSVRowImporter<Writer: ScheduleDatabase> {
     let writer: Writer
     let columns: [CSVColumn: Int]
     let now: Date

@@ -5,31 +5,16 @@ extension FlightStore {
     /// Every row of the four tables, ids included.
     public func snapshot() throws -> ScheduleSnapshot {
         try withConnection { database in
-            ScheduleSnapshot(
-                airlines: try database.query(ScheduleSnapshot.airlineQuery) {
-                    .init(iata: $0.text(at: 0), icao: $0.optionalText(at: 1), name: $0.text(at: 2), callsign: $0.optionalText(at: 3), spokenNames: $0.text(at: 4))
-                },
-                statuses: try database.query(ScheduleSnapshot.statusQuery) {
-                    .init(status: $0.text(at: 0), direction: $0.optionalText(at: 1), description: $0.text(at: 2))
-                },
-                movements: try database.query(ScheduleSnapshot.movementQuery, read: MovementRow.init),
-                codeshares: try database.query(ScheduleSnapshot.codeshareQuery) {
-                    .init(flightID: $0.integer(at: 0), airline: $0.text(at: 1), number: $0.integer(at: 2))
-                }
-            )
+            // A deferred transaction: one consistent view of the four tables, without taking the write lock.
+            try database.execute("BEGIN")
+            defer { try? database.execute("COMMIT") }
+            return try database.snapshot()
         }
     }
 
     /// Replaces every row of the four tables with `snapshot`'s, in one transaction.
     public func replaceSchedule(with snapshot: ScheduleSnapshot) throws {
-        try withConnection { database in
-            try database.transaction {
-                for table in ScheduleSnapshot.tablesInDeletionOrder { try database.run("DELETE FROM \(table)") }
-                for statement in ScheduleSnapshot.insertions(of: snapshot, marker: SQLiteConnection.marker) {
-                    try database.run(statement.sql, statement.values)
-                }
-            }
-        }
+        try withConnection { database in try database.transaction { try database.replaceRows(with: snapshot) } }
     }
 
     /// The built-in day as a snapshot, read once from an in-memory database: how other backends are seeded.

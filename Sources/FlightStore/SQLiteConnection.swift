@@ -235,9 +235,6 @@ package final class SQLiteStatement {
         sqlite3_reset(handle)
     }
 
-    /// The number of columns the statement returns.
-    package var columnCount: Int32 { sqlite3_column_count(handle) }
-
     /// True when column `index` (0-based) of the current row is NULL.
     package func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 

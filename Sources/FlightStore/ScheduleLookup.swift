@@ -1,22 +1,97 @@
 import FlightCore
 import Foundation
 
-/// The reads a flight lookup needs from a database. Each backend answers them with `ScheduleSQL`'s statements, and
-/// `ScheduleLookup` applies the lookup rules on top, so SQLite and PostgreSQL answer alike.
-package protocol ScheduleReading {
+/// A result row as every backend reads it, so rows are decoded once for all of them. Columns count from 0.
+package protocol ScheduleRow {
+    /// Column `index` as text; NULL reads as "".
+    func text(column index: Int) -> String
+    /// Column `index` as text, nil for NULL.
+    func optionalText(column index: Int) -> String?
+    /// Column `index` as an integer; NULL reads as 0.
+    func integer(column index: Int) -> Int
+    /// Column `index` as an integer, nil for NULL.
+    func optionalInteger(column index: Int) -> Int?
+}
+
+/// A connection to a flight database, reduced to what the shared rules need: running one statement with
+/// parameters and reading its rows. `ScheduleLookup`, `CSVImportPlan` and `ScheduleSnapshot` are written once on top,
+/// with `ScheduleSQL`'s statements, so SQLite and PostgreSQL answer, import and copy alike.
+package protocol ScheduleDatabase {
+    /// The backend's n-th parameter marker: `?1` (SQLite) or `$1` (PostgreSQL).
+    static func marker(_ index: Int) -> String
     /// The database as messages name it: a file path or a URL without password.
     var databaseName: String { get }
+    /// Runs one statement with `values` bound to its parameters (PostgreSQL receives them as text) and reads each row.
+    func rows<Row>(_ sql: String, _ values: [SQLiteValue], read: (any ScheduleRow) throws -> Row) throws -> [Row]
+}
+
+extension ScheduleDatabase {
     /// Rows in the window from `firstDay` to `lastDay` (daily rows always) sold under `number`, each with whether
     /// it was found through a codeshare.
-    func movements(soldAs number: FlightNumber, firstDay: String, lastDay: String) throws -> [(row: MovementRow, viaCodeshare: Bool)]
+    func movements(soldAs number: FlightNumber, firstDay: String, lastDay: String) throws -> [(row: MovementRow, viaCodeshare: Bool)] {
+        try rows(ScheduleSQL.movements(marker: Self.marker),
+                 [.text(number.airline), .integer(Int64(number.number)), .text(firstDay), .text(lastDay)]) { row in
+            (row: MovementRow(row), viaCodeshare: row.integer(column: 14) == 1)
+        }
+    }
+
     /// Operating and codeshare numbers of the rows in the window, in any order, maybe repeated.
-    func soldNumbers(firstDay: String, lastDay: String) throws -> [FlightNumber]
+    func soldNumbers(firstDay: String, lastDay: String) throws -> [FlightNumber] {
+        try rows(ScheduleSQL.soldNumbers(marker: Self.marker), [.text(firstDay), .text(lastDay)], read: Self.flightNumber(from:)).compactMap { $0 }
+    }
+
     /// The airline with IATA code `iata`, or nil.
-    func airline(iata: String) throws -> Airline?
+    func airline(iata: String) throws -> Airline? {
+        try rows(ScheduleSQL.airline(marker: Self.marker), [.text(iata)], read: ScheduleLookup.airline(from:)).first
+    }
+
     /// The marketing numbers of movement `id`, sorted by airline and number.
-    func codeshares(ofMovement id: Int) throws -> [FlightNumber]
+    func codeshares(ofMovement id: Int) throws -> [FlightNumber] {
+        try rows(ScheduleSQL.codeshares(marker: Self.marker), [.integer(Int64(id))], read: Self.flightNumber(from:)).compactMap { $0 }
+    }
+
     /// Every airline, by IATA code.
-    func airlines() throws -> [Airline]
+    package func airlines() throws -> [Airline] {
+        try rows(ScheduleSnapshot.airlineQuery, [], read: ScheduleLookup.airline(from:))
+    }
+
+    /// Every row of the four tables (call inside a transaction for one consistent view).
+    package func snapshot() throws -> ScheduleSnapshot {
+        ScheduleSnapshot(
+            airlines: try rows(ScheduleSnapshot.airlineQuery, []) {
+                .init(iata: $0.text(column: 0), icao: $0.optionalText(column: 1), name: $0.text(column: 2), callsign: $0.optionalText(column: 3),
+                      spokenNames: $0.text(column: 4))
+            },
+            statuses: try rows(ScheduleSnapshot.statusQuery, []) {
+                .init(status: $0.text(column: 0), direction: $0.optionalText(column: 1), description: $0.text(column: 2))
+            },
+            movements: try rows(ScheduleSnapshot.movementQuery, [], read: MovementRow.init),
+            codeshares: try rows(ScheduleSnapshot.codeshareQuery, []) {
+                .init(flightID: $0.integer(column: 0), airline: $0.text(column: 1), number: $0.integer(column: 2))
+            }
+        )
+    }
+
+    /// Deletes every row of the four tables and writes `snapshot`'s (call inside a transaction).
+    package func replaceRows(with snapshot: ScheduleSnapshot) throws {
+        for table in ScheduleSnapshot.tablesInDeletionOrder { try run("DELETE FROM \(table)") }
+        for statement in ScheduleSnapshot.insertions(of: snapshot, marker: Self.marker) { try run(statement.sql, statement.values) }
+    }
+
+    /// A flight number from columns `airline, number`.
+    private static func flightNumber(from row: any ScheduleRow) -> FlightNumber? {
+        FlightNumber(airline: row.text(column: 0), number: row.integer(column: 1))
+    }
+}
+
+extension MovementRow {
+    /// Reads the columns in `MovementRow.columns` order.
+    init(_ row: any ScheduleRow) {
+        self.init(id: row.integer(column: 0), airline: row.text(column: 1), number: row.integer(column: 2), direction: row.text(column: 3),
+                  airport: row.text(column: 4), city: row.text(column: 5), serviceDate: row.text(column: 6), scheduled: row.text(column: 7),
+                  estimatedOffset: row.optionalInteger(column: 8), terminal: row.optionalText(column: 9), gate: row.optionalText(column: 10),
+                  previousGate: row.optionalText(column: 11), belt: row.optionalText(column: 12), status: row.text(column: 13))
+    }
 }
 
 /// SQL shared by the backends; `marker(n)` writes the backend's n-th parameter (`?1` for SQLite, `$1` for PostgreSQL).
@@ -67,14 +142,14 @@ package enum ScheduleLookup {
     /// The movement sold under `number` (operating or codeshare) whose scheduled instant is nearest to `now`.
     /// Daily rows are placed on yesterday, today and tomorrow (hub time); dated rows count within that window only.
     /// On a tie the upcoming instance wins, then the operating number over a codeshare.
-    package static func flight(_ number: FlightNumber, near now: Date, in reader: some ScheduleReading) throws -> FlightLookup? {
+    package static func flight(_ number: FlightNumber, near now: Date, in reader: some ScheduleDatabase) throws -> FlightLookup? {
         try lookup(number, near: now, in: reader)?.lookup
     }
 
     /// Up to `limit` other flights a traveller may have meant: the same airline's numbers within
     /// `nearbyNumberDistance` or sharing the asked digits as a prefix (4 → 40, 400), closest first by absolute
     /// difference; then the same number at other airlines, by airline code. One entry per movement; never `number`.
-    package static func suggestions(for number: FlightNumber, near now: Date, limit: Int, in reader: some ScheduleReading) throws -> [FlightLookup] {
+    package static func suggestions(for number: FlightNumber, near now: Date, limit: Int, in reader: some ScheduleDatabase) throws -> [FlightLookup] {
         guard limit > 0 else { return [] }
         let known = try numbers(near: now, in: reader)
         let sameAirline = known
@@ -92,7 +167,7 @@ package enum ScheduleLookup {
     }
 
     /// Every operating and codeshare number with a movement from yesterday to tomorrow (daily rows always), sorted, unique.
-    package static func numbers(near now: Date, in reader: some ScheduleReading) throws -> [FlightNumber] {
+    package static func numbers(near now: Date, in reader: some ScheduleDatabase) throws -> [FlightNumber] {
         let window = HubSchedule.window(around: now)
         return Array(Set(try reader.soldNumbers(firstDay: window.first.text, lastDay: window.last.text))).sorted()
     }
@@ -104,7 +179,7 @@ package enum ScheduleLookup {
     }
 
     /// The nearest movement sold under `number`, with its row id (to tell movements apart).
-    private static func lookup(_ number: FlightNumber, near now: Date, in reader: some ScheduleReading) throws -> (rowID: Int, lookup: FlightLookup)? {
+    private static func lookup(_ number: FlightNumber, near now: Date, in reader: some ScheduleDatabase) throws -> (rowID: Int, lookup: FlightLookup)? {
         let window = HubSchedule.window(around: now)
         let rows = try reader.movements(soldAs: number, firstDay: window.first.text, lastDay: window.last.text)
         let placed = rows.compactMap { candidate -> (row: MovementRow, viaCodeshare: Bool, scheduled: Date)? in
@@ -121,14 +196,15 @@ package enum ScheduleLookup {
         return (best.row.id, FlightLookup(requested: number, flight: flight))
     }
 
-    /// An airline from its stored columns; spoken names are split on "|" with empty pieces dropped.
-    package static func airline(iata: String, icao: String?, name: String, callsign: String?, spokenNames: String) -> Airline {
-        Airline(iata: iata, icao: icao, name: name, callsign: callsign,
-                spokenNames: spokenNames.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    /// An airline from a row of `iata, icao, name, callsign, spoken_names`; spoken names are split on "|" with empty
+    /// pieces dropped.
+    static func airline(from row: any ScheduleRow) -> Airline {
+        Airline(iata: row.text(column: 0), icao: row.optionalText(column: 1), name: row.text(column: 2), callsign: row.optionalText(column: 3),
+                spokenNames: row.text(column: 4).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
     /// The domain value for a row placed at `scheduled`, with its airline and codeshares.
-    private static func flight(from row: MovementRow, scheduled: Date, in reader: some ScheduleReading) throws -> Flight {
+    private static func flight(from row: MovementRow, scheduled: Date, in reader: some ScheduleDatabase) throws -> Flight {
         func invalid(_ reason: String) -> FlightStoreError { .invalidData(path: reader.databaseName, reason: "flight row \(row.id): \(reason)") }
         guard let number = FlightNumber(airline: row.airline, number: row.number) else { throw invalid("\(row.airline)\(row.number) is not a flight number") }
         guard let direction = FlightDirection(rawValue: row.direction) else { throw invalid("unknown direction '\(row.direction)'") }

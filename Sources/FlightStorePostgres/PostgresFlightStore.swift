@@ -91,8 +91,8 @@ public final class PostgresFlightStore: FlightDatabase {
 
     public func replaceSchedule(with snapshot: ScheduleSnapshot) throws {
         try writeTransaction { connection in
-            for table in ScheduleSnapshot.tablesInDeletionOrder { try connection.execute("DELETE FROM \(table)") }
-            try PostgresSchema.insert(snapshot, into: connection)
+            try connection.replaceRows(with: snapshot)
+            try PostgresSchema.moveIDSequencePastRows(connection)
         }
     }
 
@@ -101,18 +101,7 @@ public final class PostgresFlightStore: FlightDatabase {
             // One consistent view across the four reads.
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? connection.execute("COMMIT") }
-            return ScheduleSnapshot(
-                airlines: try connection.query(ScheduleSnapshot.airlineQuery) {
-                    .init(iata: $0.text(at: 0), icao: $0.optionalText(at: 1), name: $0.text(at: 2), callsign: $0.optionalText(at: 3), spokenNames: $0.text(at: 4))
-                },
-                statuses: try connection.query(ScheduleSnapshot.statusQuery) {
-                    .init(status: $0.text(at: 0), direction: $0.optionalText(at: 1), description: $0.text(at: 2))
-                },
-                movements: try connection.query(ScheduleSnapshot.movementQuery, read: MovementRow.init),
-                codeshares: try connection.query(ScheduleSnapshot.codeshareQuery) {
-                    .init(flightID: $0.integer(at: 0), airline: $0.text(at: 1), number: $0.integer(at: 2))
-                }
-            )
+            return try connection.snapshot()
         }
     }
 
@@ -139,57 +128,22 @@ public final class PostgresFlightStore: FlightDatabase {
     }
 }
 
-extension PostgresConnection: ScheduleReading, ScheduleWriting {
+extension PostgresConnection: ScheduleDatabase {
     /// PostgreSQL's numbered parameters: `$1`, `$2`, …
     package static func marker(_ index: Int) -> String { "$\(index)" }
 
     package var databaseName: String { server }
 
-    package func movements(soldAs number: FlightNumber, firstDay: String, lastDay: String) throws -> [(row: MovementRow, viaCodeshare: Bool)] {
-        try query(ScheduleSQL.movements(marker: Self.marker), [number.airline, String(number.number), firstDay, lastDay]) { row in
-            (row: MovementRow(row), viaCodeshare: row.integer(at: 14) == 1)
-        }
-    }
-
-    package func soldNumbers(firstDay: String, lastDay: String) throws -> [FlightNumber] {
-        try query(ScheduleSQL.soldNumbers(marker: Self.marker), [firstDay, lastDay]) {
-            FlightNumber(airline: $0.text(at: 0), number: $0.integer(at: 1))
-        }.compactMap { $0 }
-    }
-
-    package func airline(iata: String) throws -> Airline? {
-        try query(ScheduleSQL.airline(marker: Self.marker), [iata], read: Self.airline(from:)).first
-    }
-
-    package func codeshares(ofMovement id: Int) throws -> [FlightNumber] {
-        try query(ScheduleSQL.codeshares(marker: Self.marker), [String(id)]) {
-            FlightNumber(airline: $0.text(at: 0), number: $0.integer(at: 1))
-        }.compactMap { $0 }
-    }
-
-    package func airlines() throws -> [Airline] {
-        try query(ScheduleSnapshot.airlineQuery, read: Self.airline(from:))
-    }
-
-    package func writeStatement(_ sql: String, _ values: [SQLiteValue]) throws -> [[String?]] {
-        try execute(sql, values.map(\.postgresText)).map(\.values)
-    }
-
-    /// An airline from a row of `iata, icao, name, callsign, spoken_names`.
-    static func airline(from row: PostgresRow) -> Airline {
-        ScheduleLookup.airline(iata: row.text(at: 0), icao: row.optionalText(at: 1), name: row.text(at: 2),
-                               callsign: row.optionalText(at: 3), spokenNames: row.text(at: 4))
+    package func rows<Row>(_ sql: String, _ values: [SQLiteValue], read: (any ScheduleRow) throws -> Row) throws -> [Row] {
+        try executePrepared(sql, values.map(\.postgresText)).map(read)
     }
 }
 
-extension MovementRow {
-    /// Reads the columns in `MovementRow.columns` order.
-    init(_ row: PostgresRow) {
-        self.init(id: row.integer(at: 0), airline: row.text(at: 1), number: row.integer(at: 2), direction: row.text(at: 3),
-                  airport: row.text(at: 4), city: row.text(at: 5), serviceDate: row.text(at: 6), scheduled: row.text(at: 7),
-                  estimatedOffset: row.optionalInteger(at: 8), terminal: row.optionalText(at: 9), gate: row.optionalText(at: 10),
-                  previousGate: row.optionalText(at: 11), belt: row.optionalText(at: 12), status: row.text(at: 13))
-    }
+extension PostgresRow: ScheduleRow {
+    package func text(column index: Int) -> String { text(at: index) }
+    package func optionalText(column index: Int) -> String? { optionalText(at: index) }
+    package func integer(column index: Int) -> Int { integer(at: index) }
+    package func optionalInteger(column index: Int) -> Int? { optionalInteger(at: index) }
 }
 
 extension SQLiteValue {

@@ -129,7 +129,10 @@ enum PostgresSchema {
                 try connection.executeScript(migration.sql)
                 try connection.execute("INSERT INTO flightvoice_migrations (version, summary) VALUES ($1, $2)",
                                        [String(migration.version), migration.summary])
-                if migration.version == 1 { try insert(try FlightStore.builtInDay(), into: connection) }
+                if migration.version == 1 {
+                    try connection.replaceRows(with: try FlightStore.builtInDay())
+                    try moveIDSequencePastRows(connection)
+                }
             }
         }
     }
@@ -139,11 +142,8 @@ enum PostgresSchema {
         try connection.integer("SELECT max(version) FROM flightvoice_migrations") ?? 0
     }
 
-    /// Writes every row of `snapshot` into empty tables and moves the id sequence past its ids.
-    static func insert(_ snapshot: ScheduleSnapshot, into connection: PostgresConnection) throws {
-        for statement in ScheduleSnapshot.insertions(of: snapshot, marker: PostgresConnection.marker) {
-            try connection.execute(statement.sql, statement.values.map(\.postgresText))
-        }
+    /// Moves the flights' id sequence past the ids rows were written with (a snapshot keeps its ids).
+    static func moveIDSequencePastRows(_ connection: PostgresConnection) throws {
         try connection.execute("SELECT setval(pg_get_serial_sequence('flights', 'id'), coalesce(max(id), 0) + 1, false) FROM flights")
     }
 }
