@@ -46,6 +46,12 @@ public final class StoreFixture: @unchecked Sendable {
         }
     }
 
+    /// The URL of a fresh, empty PostgreSQL database, dropped with the fixture.
+    public func newPostgresDatabase() throws -> String {
+        guard case .postgres(let url) = try newLocation(.postgres) else { preconditionFailure("a PostgreSQL location was asked for") }
+        return url
+    }
+
     /// A new database of `backend` holding the built-in day.
     public func seededStore(_ backend: StoreBackend) throws -> (store: any FlightDatabase, location: FlightDatabaseLocation) {
         let location = try newLocation(backend)

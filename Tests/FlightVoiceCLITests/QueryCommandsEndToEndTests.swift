@@ -72,12 +72,7 @@ import Testing
     @Test func importAddsFlightsAndABadRowWritesNothing() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        let header = "flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares\n"
-        let good = binary.folder.appendingPathComponent("good.csv")
-        try (header + "ZZ123,Zed Air,departure,CDG,Paris,10:15,10:20,A,A12,,delayed,LX9123\n").write(to: good, atomically: true, encoding: .utf8)
-        let bad = binary.folder.appendingPathComponent("bad.csv")
-        try (header + "ZZ124,Zed Air,departure,CDG,Paris,10:15,,A,A12,,on time,\nZZ125,Zed Air,sideways,CDG,Paris,10:15,,A,A12,,on time,\n")
-            .write(to: bad, atomically: true, encoding: .utf8)
+        let (good, bad) = try binary.writeImportFiles()
 
         let imported = try binary.run(["db", "import", good.path])
         #expect(imported.exitCode == 0)
@@ -128,5 +123,19 @@ extension QueryCommandsEndToEndTests {
         }
         let understood = try binary.run(["normalize", "--json", "speedbird two eight seven"])
         #expect(understood.standardOutput.contains("\"flight\" : \"BA287\""))
+    }
+}
+
+extension BuiltBinary {
+    /// Two import files in the folder: `good` adds ZZ123 (sold also as LX9123); `bad` has a good row, then a bad
+    /// direction on line 3, so nothing of it may be written.
+    func writeImportFiles() throws -> (good: URL, bad: URL) {
+        let header = "flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares\n"
+        let good = folder.appendingPathComponent("good.csv")
+        try (header + "ZZ123,Zed Air,departure,CDG,Paris,10:15,10:20,A,A12,,delayed,LX9123\n").write(to: good, atomically: true, encoding: .utf8)
+        let bad = folder.appendingPathComponent("bad.csv")
+        try (header + "ZZ124,Zed Air,departure,CDG,Paris,10:15,,A,A12,,on time,\nZZ125,Zed Air,sideways,CDG,Paris,10:15,,A,A12,,on time,\n")
+            .write(to: bad, atomically: true, encoding: .utf8)
+        return (good, bad)
     }
 }

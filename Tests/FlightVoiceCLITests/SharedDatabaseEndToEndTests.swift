@@ -41,12 +41,7 @@ import Testing
         #expect(status.standardOutput.contains("flights    522 (261 departures, 261 arrivals)"))
         #expect(!FileManager.default.fileExists(atPath: binary.databasePath), "no SQLite file is made when PostgreSQL is used")
 
-        let header = "flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares\n"
-        let good = binary.folder.appendingPathComponent("good.csv")
-        try (header + "ZZ123,Zed Air,departure,CDG,Paris,10:15,10:20,A,A12,,delayed,LX9123\n").write(to: good, atomically: true, encoding: .utf8)
-        let bad = binary.folder.appendingPathComponent("bad.csv")
-        try (header + "ZZ124,Zed Air,departure,CDG,Paris,10:15,,A,A12,,on time,\nZZ125,Zed Air,sideways,CDG,Paris,10:15,,A,A12,,on time,\n")
-            .write(to: bad, atomically: true, encoding: .utf8)
+        let (good, bad) = try binary.writeImportFiles()
 
         let imported = try binary.run(["db", "import", "--database", url, good.path])
         #expect(imported.exitCode == 0)

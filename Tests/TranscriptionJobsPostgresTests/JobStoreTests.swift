@@ -131,14 +131,9 @@ struct SharedJobQueueTests {
 
     init() throws { fixture = try StoreFixture() }
 
-    func newDatabase() throws -> String {
-        guard case .postgres(let url) = try fixture.newLocation(.postgres) else { fatalError("a PostgreSQL location was asked for") }
-        return url
-    }
-
     @Test("three servers draining 200 jobs at once: every job claimed and finished exactly once")
     func concurrentWorkersClaimEachJobOnce() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let submitter = try PostgresJobStore(url: url)
         let jobCount = 200
         for index in 0..<jobCount {
@@ -199,7 +194,7 @@ struct SharedJobQueueTests {
 
     @Test("a server that dies mid-job loses it when its lease ends; another server finishes it, the dead one cannot")
     func aDeadServersJobIsFinishedByAnother() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let dying = try PostgresJobStore(url: url)
         let survivor = try PostgresJobStore(url: url)
         _ = try dying.create(NewTranscriptionJob(name: "orphan", languageCode: "en-US", mediaPath: "media/orphan"), now: Date())
@@ -218,7 +213,7 @@ struct SharedJobQueueTests {
 
     @Test("a send still running on another server is not abandoned by a server starting up")
     func youngSendsAreNotAbandoned() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let sender = try PostgresJobStore(url: url)
         let starting = try PostgresJobStore(url: url)  // the default timeout: minutes
         _ = try sender.create(NewTranscriptionJob(name: "cb", languageCode: "en-US", callbackURL: "http://127.0.0.1:9/", mediaPath: "m"), now: Date())
@@ -232,7 +227,7 @@ struct SharedJobQueueTests {
 
     @Test("job changes on one server are announced to another within 2 seconds")
     func jobChangesAreAnnounced() async throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let waiting = try PostgresJobStore(url: url)
         let working = try PostgresJobStore(url: url)
         let changes = waiting.jobChanges()

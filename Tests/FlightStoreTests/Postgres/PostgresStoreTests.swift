@@ -14,15 +14,9 @@ struct PostgresStoreTests {
 
     static let now = hubInstant("2026-11-30", "12:00")
 
-    /// A fresh database's URL.
-    func newDatabase() throws -> String {
-        guard case .postgres(let url) = try fixture.newLocation(.postgres) else { fatalError("a PostgreSQL location was asked for") }
-        return url
-    }
-
     @Test("ten servers starting together on a new database migrate and seed it once")
     func concurrentStartsMigrateOnce() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let starters = 10
         let outcomes = Mutex<[Result<Int, any Error>]>([])
         let finished = DispatchGroup()
@@ -47,7 +41,7 @@ struct PostgresStoreTests {
 
     @Test("opening again keeps the data and applies nothing twice")
     func reopeningIsIdempotent() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let first = try PostgresFlightStore(url: url)
         _ = try first.importCSV(text: csv("ZQ 1,Test Air,departure,CDG,Paris,10:00,,1,A1,,on time,"), now: Self.now)
         let second = try PostgresFlightStore(url: url)
@@ -58,7 +52,7 @@ struct PostgresStoreTests {
 
     @Test("a database migrated by a newer FlightVoice is refused, naming both versions")
     func newerSchemaRefused() throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         _ = try PostgresFlightStore(url: url)
         _ = try TestPostgres.column("INSERT INTO flightvoice_migrations (version, summary) VALUES (999, 'from the future')", url: url)
         let error = #expect(throws: PostgresError.self) { try PostgresFlightStore(url: url) }
@@ -68,7 +62,7 @@ struct PostgresStoreTests {
 
     @Test("a statement error carries libpq's message, the SQLSTATE, the SQL and the operation")
     func statementErrorsCarryTheTruth() throws {
-        let connection = try PostgresConnection(url: try newDatabase())
+        let connection = try PostgresConnection(url: try fixture.newPostgresDatabase())
         let error = #expect(throws: PostgresError.self) { try connection.execute("SELECT * FROM no_such_table WHERE id = $1", ["1"]) }
         #expect(error?.kind == .statement)
         #expect(error?.sqlState == "42P01")
@@ -81,7 +75,7 @@ struct PostgresStoreTests {
 
     @Test("a gate change imported by one server reaches another's change stream within 2 seconds")
     func importIsAnnounced() async throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let writer = try PostgresFlightStore(url: url)
         let kiosk = try PostgresFlightStore(url: url)
         let changes = kiosk.scheduleChanges()
@@ -97,7 +91,7 @@ struct PostgresStoreTests {
 
     @Test("a cut connection is reported, the listener and the store reconnect, and later changes are still heard")
     func reconnectsAfterTheLinkBreaks() async throws {
-        let url = try newDatabase()
+        let url = try fixture.newPostgresDatabase()
         let store = try PostgresFlightStore(url: url, backoff: ReconnectBackoff(initial: 0.05, maximum: 0.2))
         let changes = store.scheduleChanges()
         try await Task.sleep(for: .milliseconds(300))

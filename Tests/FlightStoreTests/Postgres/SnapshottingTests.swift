@@ -16,7 +16,7 @@ struct SnapshottingTests {
 
     @Test("live answers keep the copy current; when the server goes, the copy answers with its age; when it returns, answers are live again")
     func fallsBackAndRecovers() throws {
-        guard case .postgres(let url) = try fixture.newLocation(.postgres) else { return }
+        let url = try fixture.newPostgresDatabase()
         let openKioskDatabase: @Sendable () throws -> any FlightDatabase = { try PostgresFlightStore(url: url, backoff: Self.quickBackoff) }
         let snapshotPath = fixture.path("kiosk-snapshot.sqlite")
         let kiosk = try SnapshottingFlightsDataSource(snapshotPath: snapshotPath, backoff: Self.quickBackoff, openDatabase: openKioskDatabase)
