@@ -42,6 +42,23 @@ extension FlightDatabase {
     }
 }
 
+/// What a long-running front end (a kiosk, a server) answers from: flights, a revision and a stream of changes to
+/// rebuild grammars by, and how current the answers are. `FlightDatabaseLocation.openLive(snapshotPath:)` opens one.
+public protocol LiveFlightsDataSource: FlightsDataSource, ScheduleRevisionSource {
+    /// Where answers come from right now, and how old they are when they come from a local copy.
+    var freshness: ScheduleFreshness { get }
+    /// Announcements of committed changes by any process; ends when the consumer cancels.
+    func scheduleChanges() -> AsyncStream<ScheduleChange>
+}
+
+/// How current a data source's answers are.
+public enum ScheduleFreshness: Sendable, Hashable {
+    /// From the database itself.
+    case live
+    /// From a local copy taken at `takenAt`, because the database is unreachable (`reason`): show its age.
+    case snapshot(takenAt: Date, reason: String)
+}
+
 /// What a schedule-change stream reports.
 public enum ScheduleChange: Sendable, Hashable {
     /// The flights changed (or may have: after a reconnection); the database's revision is now `revision`.

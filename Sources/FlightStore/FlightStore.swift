@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Thread safety: `Sendable`. The one connection lives behind a `Mutex`, so calls from any task run one at a time;
 /// other processes may use the same file (WAL mode, busy timeout).
-public final class FlightStore: FlightDatabase {
+public final class FlightStore: FlightDatabase, LiveFlightsDataSource {
     /// The schema version this code reads and writes (`PRAGMA user_version`).
     public static let schemaVersion = 1
     /// How long a statement waits for another process's write lock before failing, in milliseconds.
@@ -116,6 +116,9 @@ public final class FlightStore: FlightDatabase {
             )
         }
     }
+
+    /// A file on this machine is always current.
+    public var freshness: ScheduleFreshness { .live }
 
     /// Runs `body` with the connection, one caller at a time.
     func withConnection<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {

@@ -10,16 +10,9 @@ import Synchronization
 /// also serves after a restart with the server still away.
 ///
 /// Thread safety: `Sendable`; reads run one at a time behind a `Mutex` (the databases serialise their connections anyway).
-public final class SnapshottingFlightsDataSource: FlightsDataSource, ScheduleRevisionSource {
-    /// Where answers come from right now.
-    public enum Freshness: Sendable, Hashable {
-        /// The shared database, reached for this answer.
-        case live
-        /// The local copy, taken at `takenAt`, because the database is unreachable (`reason`).
-        case snapshot(takenAt: Date, reason: String)
-    }
-
+public final class SnapshottingFlightsDataSource: LiveFlightsDataSource {
     private let openDatabase: @Sendable () throws -> any FlightDatabase
+    private let changes: @Sendable () -> AsyncStream<ScheduleChange>
     private let backoff: ReconnectBackoff
     private let state: Mutex<State>
 
@@ -33,10 +26,14 @@ public final class SnapshottingFlightsDataSource: FlightsDataSource, ScheduleRev
         var lastFailure: (any Error)?
     }
 
-    /// Opens the shared database with `openDatabase` and keeps its copy at `snapshotPath` (created when missing).
+    /// Opens the shared database with `openDatabase` and keeps its copy at `snapshotPath` (created when missing);
+    /// `changes` listens to the database whether or not it is reachable now (e.g. `PostgresFlightStore.scheduleChanges(url:backoff:)`).
     /// When the database is unreachable now, answers from an earlier copy; without one, throws the connection error.
-    public init(snapshotPath: String, backoff: ReconnectBackoff = .standard, openDatabase: @escaping @Sendable () throws -> any FlightDatabase) throws {
+    public init(snapshotPath: String, backoff: ReconnectBackoff = .standard,
+                changes: @escaping @Sendable () -> AsyncStream<ScheduleChange>,
+                openDatabase: @escaping @Sendable () throws -> any FlightDatabase) throws {
         self.openDatabase = openDatabase
+        self.changes = changes
         self.backoff = backoff
         let hadCopy = FileManager.default.fileExists(atPath: snapshotPath)
         let local = try FlightStore(path: snapshotPath)
@@ -48,13 +45,16 @@ public final class SnapshottingFlightsDataSource: FlightsDataSource, ScheduleRev
     }
 
     /// Where the last answer came from, and how old the information is when it came from the copy.
-    public var freshness: Freshness {
+    public var freshness: ScheduleFreshness {
         state.withLock { state in
             guard state.database == nil else { return .live }
             let reason = state.lastFailure.map { ($0 as? any DatabaseFailure)?.databaseMessage ?? String(describing: $0) } ?? "not connected"
             return .snapshot(takenAt: state.snapshotTakenAt ?? .distantPast, reason: reason)
         }
     }
+
+    /// The shared database's announcements; a `.revised` also tells this source to refresh its copy on the next read.
+    public func scheduleChanges() -> AsyncStream<ScheduleChange> { changes() }
 
     /// Copies the database into the local file now if its revision moved (also done before every read).
     public func refreshSnapshot() throws {

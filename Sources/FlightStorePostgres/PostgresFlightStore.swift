@@ -68,9 +68,14 @@ public final class PostgresFlightStore: FlightDatabase {
         try withConnection { connection in Int64(try connection.integer("SELECT revision FROM schedule_revision") ?? 0) }
     }
 
-    /// Changes announced by any process, heard on a connection of its own (`LISTEN flightvoice_schedule`); after a
-    /// reconnection, the current revision (changes made meanwhile were not heard).
+    /// Changes announced by any process, heard on a connection of its own (see the static `scheduleChanges`).
     public func scheduleChanges() -> AsyncStream<ScheduleChange> {
+        Self.scheduleChanges(url: url, backoff: backoff)
+    }
+
+    /// Changes announced on the database at `url` (`LISTEN flightvoice_schedule`), reconnecting with `backoff` while
+    /// it is unreachable; after a reconnection, the current revision (changes made meanwhile were not heard).
+    public static func scheduleChanges(url: String, backoff: ReconnectBackoff = .standard) -> AsyncStream<ScheduleChange> {
         PostgresListener.stream(
             url: url, channel: PostgresSchema.changeChannel, backoff: backoff,
             resync: { connection throws(PostgresError) in .revised(revision: Int64(try connection.integer("SELECT revision FROM schedule_revision") ?? 0)) },

@@ -44,14 +44,17 @@ public enum FlightDatabaseLocation: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A data source for long-running front ends (kiosks, servers): a PostgreSQL database backed by a local SQLite
-    /// copy at `snapshotPath` that answers while the server is away; a SQLite file as it is.
-    public func openResilient(snapshotPath: String) throws -> any FlightsDataSourceWithRevision {
+    /// copy at `snapshotPath` that answers while the server is away (`SnapshottingFlightsDataSource`); a SQLite file
+    /// as it is. Both report their freshness and announce changes.
+    public func openLive(snapshotPath: String, backoff: ReconnectBackoff = .standard) throws -> any LiveFlightsDataSource {
         switch self {
-        case .sqlite: return try open()
-        case .postgres(let url): return try SnapshottingFlightsDataSource(snapshotPath: snapshotPath) { try PostgresFlightStore(url: url) }
+        case .sqlite(let path):
+            return try FlightStore(path: path)
+        case .postgres(let url):
+            return try SnapshottingFlightsDataSource(
+                snapshotPath: snapshotPath, backoff: backoff,
+                changes: { PostgresFlightStore.scheduleChanges(url: url, backoff: backoff) },
+                openDatabase: { try PostgresFlightStore(url: url, backoff: backoff) })
         }
     }
 }
-
-/// What a long-running front end needs: answers, and a revision to notice changes by.
-public typealias FlightsDataSourceWithRevision = FlightsDataSource & ScheduleRevisionSource

@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import FlightCore
 import FlightStore
 import FlightStorePostgres
+import FlightStoreSelection
 import Foundation
 import Testing
 
@@ -19,7 +20,8 @@ struct SnapshottingTests {
         let url = try fixture.newPostgresDatabase()
         let openKioskDatabase: @Sendable () throws -> any FlightDatabase = { try PostgresFlightStore(url: url, backoff: Self.quickBackoff) }
         let snapshotPath = fixture.path("kiosk-snapshot.sqlite")
-        let kiosk = try SnapshottingFlightsDataSource(snapshotPath: snapshotPath, backoff: Self.quickBackoff, openDatabase: openKioskDatabase)
+        let kiosk = try SnapshottingFlightsDataSource(snapshotPath: snapshotPath, backoff: Self.quickBackoff, changes: { PostgresFlightStore.scheduleChanges(url: url) },
+                                                      openDatabase: openKioskDatabase)
         #expect(kiosk.freshness == .live)
         #expect(try kiosk.flight(number("LX40"), near: Self.now)?.flight.gate == "E34")
 
@@ -41,7 +43,8 @@ struct SnapshottingTests {
         #expect(try kiosk.flightNumbers(near: Self.now).contains(number("LX40")))
 
         // A kiosk restarted while the server is still away answers from the copy on disk.
-        let restarted = try SnapshottingFlightsDataSource(snapshotPath: snapshotPath, backoff: Self.quickBackoff, openDatabase: openKioskDatabase)
+        let restarted = try SnapshottingFlightsDataSource(snapshotPath: snapshotPath, backoff: Self.quickBackoff, changes: { AsyncStream { $0.finish() } },
+                                                          openDatabase: openKioskDatabase)
         #expect(try restarted.flight(number("LX40"), near: Self.now)?.flight.gate == "E36")
         guard case .snapshot(let restartedTakenAt, _) = restarted.freshness else { Issue.record("expected answers from the copy"); return }
         #expect(abs(restartedTakenAt.timeIntervalSince(takenAt)) < 0.001)
@@ -57,10 +60,25 @@ struct SnapshottingTests {
     @Test("with no copy yet and no server, opening fails with the connection error")
     func noCopyNoServer() throws {
         let error = #expect(throws: PostgresError.self) {
-            try SnapshottingFlightsDataSource(snapshotPath: fixture.path("never.sqlite"), backoff: Self.quickBackoff) {
+            try SnapshottingFlightsDataSource(snapshotPath: fixture.path("never.sqlite"), backoff: Self.quickBackoff, changes: { AsyncStream { $0.finish() } }) {
                 try PostgresFlightStore(url: "postgres://postgres@127.0.0.1:1/gone")
             }
         }
         #expect(error?.isConnectionFailure == true)
+    }
+
+    @Test("a kiosk's live source hears a gate change made elsewhere and answers with it", arguments: StoreBackend.configured)
+    func liveSourceFollowsChanges(_ backend: StoreBackend) async throws {
+        let location = try fixture.newLocation(backend)
+        let kiosk = try location.openLive(snapshotPath: fixture.path("kiosk.sqlite"))
+        #expect(kiosk.freshness == .live)
+        #expect(try kiosk.flight(number("LX40"), near: Self.now)?.flight.gate == "E34")
+        let changes = kiosk.scheduleChanges()
+        try await Task.sleep(for: .milliseconds(300))  // listening
+        _ = try location.open().importCSV(text: csv("LX 040,Swiss,departure,JFK,New York,13:05,,E,E36,,boarding,"), now: Self.now)
+        var change = try await firstChange(in: changes, within: .seconds(2))
+        while case .unreachable = change { change = try await firstChange(in: changes, within: .seconds(2)) }
+        #expect(change == .revised(revision: try kiosk.scheduleRevision()))
+        #expect(try kiosk.flight(number("LX40"), near: Self.now)?.flight.gate == "E36")
     }
 }
