@@ -6,7 +6,7 @@
 // many worker processes start together and claim and finish jobs until the queue is empty, as servers' workers do
 // (without the decoding: this measures the queue itself). Prints jobs per second from the first start to the last
 // exit, and checks that every job was finished exactly once. A worker process is this program run as
-// `queue-benchmark --work URL OWNER`.
+// `queue-benchmark --work URL OWNER [--work-ms N] [--lease-seconds S] [--forever]` (the chaos test runs these too).
 import FlightStorePostgres
 import Foundation
 import TranscriptionJobs
@@ -18,6 +18,8 @@ let defaultJobs = 2_000
 let processCounts = [1, 2, 3]
 /// Longer than any claim-to-finish here; no lease expires during a round.
 let leaseSeconds = 300.0
+/// How long a `--forever` worker waits when the queue is empty, in seconds.
+let idleWaitSeconds = 0.05
 
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("queue-benchmark: \(message)\n".utf8))
@@ -25,18 +27,32 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--work", arguments.count == 3 {
-    // Worker: drain the queue, print how many jobs this process finished.
+if arguments.first == "--work", arguments.count >= 3 {
+    runWorker(url: arguments[1], owner: arguments[2], options: Array(arguments.dropFirst(3)))
+}
+
+/// A worker process: claims and finishes jobs until the queue is empty (or, with `--forever`, until killed), then
+/// prints how many it finished. `--work-ms N` pretends each job takes N ms; `--lease-seconds S` sets the lease; a
+/// worker also returns jobs whose lease ended (a killed worker's) to the queue, as a server's housekeeping does.
+func runWorker(url: String, owner: String, options: [String]) -> Never {
+    func option(_ name: String) -> Double? { options.firstIndex(of: name).flatMap { $0 + 1 < options.count ? Double(options[$0 + 1]) : nil } }
+    let workSeconds = (option("--work-ms") ?? 0) / 1000
+    let lease = option("--lease-seconds") ?? leaseSeconds
+    let forever = options.contains("--forever")
     do {
-        let store = try PostgresJobStore(url: arguments[1])
-        let owner = arguments[2]
+        let store = try PostgresJobStore(url: url)
         var finished = 0
-        while let job = try store.claimNext(owner: owner, leaseSeconds: leaseSeconds, now: Date()) {
-            let outcome = JobOutcome.completed(answerJSON: "{}", transcriptPath: "transcripts/\(job.name).json", audioSeconds: 2)
-            guard try store.finish(name: job.name, owner: owner, outcome: outcome, callbackPayload: "{\"job\":\"\(job.name)\"}", now: Date()) else {
-                fail("\(owner) lost its lease on \(job.name)", code: 70)
+        while true {
+            _ = try store.requeueExpiredLeases(now: Date())
+            guard let job = try store.claimNext(owner: owner, leaseSeconds: lease, now: Date()) else {
+                if forever { Thread.sleep(forTimeInterval: idleWaitSeconds); continue }
+                break
             }
-            finished += 1
+            if workSeconds > 0 { Thread.sleep(forTimeInterval: workSeconds) }
+            let outcome = JobOutcome.completed(answerJSON: "{}", transcriptPath: "transcripts/\(job.name).json", audioSeconds: 2)
+            if try store.finish(name: job.name, owner: owner, outcome: outcome, callbackPayload: "{\"job\":\"\(job.name)\"}", now: Date()) {
+                finished += 1
+            }
         }
         print(finished)
         exit(0)
