@@ -1,0 +1,254 @@
+import FlightStore
+import Foundation
+import Synchronization
+
+/// The `TranscriptionJobStore` of one server: a SQLite file (WAL) in the service's data folder.
+///
+/// Thread safety: `Sendable`; the one connection lives behind a `Mutex`, so every call runs serially and each
+/// multi-statement change is one `BEGIN IMMEDIATE` transaction.
+public final class SQLiteJobStore: TranscriptionJobStore {
+    /// The schema this code reads and writes (`PRAGMA user_version`).
+    public static let schemaVersion = 1
+    private let connection: Mutex<SQLiteConnection>
+
+    /// Opens or creates the jobs database at `path`.
+    public init(path: String) throws {
+        let database = try SQLiteConnection(path: path, mode: .readWriteCreate)
+        try database.setBusyTimeout(milliseconds: 5_000)
+        try database.execute("PRAGMA journal_mode = WAL")
+        // FULL: a job acknowledged with 201 must survive power loss, not only a process crash.
+        try database.execute("PRAGMA synchronous = FULL")
+        let version = try database.integer("PRAGMA user_version") ?? 0
+        if version == 0 {
+            try database.transaction {
+                try database.executeScriptInsideTransaction(Self.schema)
+                try database.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+        } else if version != Self.schemaVersion {
+            throw JobStoreFileError(path: path, problem: "its schema version is \(version), this program reads \(Self.schemaVersion)")
+        }
+        connection = Mutex(database)
+    }
+
+    static let schema = """
+        CREATE TABLE jobs (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE,
+            status TEXT NOT NULL,
+            language_code TEXT NOT NULL,
+            media_format TEXT, media_sample_rate INTEGER, max_alternatives INTEGER, callback_url TEXT,
+            media_path TEXT NOT NULL, media_uri TEXT, output_bucket TEXT, output_key TEXT,
+            created_ms INTEGER NOT NULL, started_ms INTEGER, completed_ms INTEGER,
+            failure_reason TEXT, answer_json TEXT, transcript_path TEXT, audio_ms INTEGER,
+            lease_owner TEXT, lease_expires_ms INTEGER, attempts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX jobs_by_status ON jobs (status, sequence);
+        CREATE TABLE callbacks (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            job_name TEXT NOT NULL,
+            url TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'delivered', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_ms INTEGER NOT NULL,
+            last_error TEXT,
+            delivered_ms INTEGER
+        );
+        CREATE INDEX callbacks_due ON callbacks (state, next_attempt_ms);
+        """
+
+    private static let columns = """
+        name, status, language_code, media_format, media_sample_rate, max_alternatives, callback_url, media_path, media_uri,
+        output_bucket, output_key, created_ms, started_ms, completed_ms, failure_reason, answer_json, transcript_path, audio_ms,
+        lease_owner, lease_expires_ms, attempts, sequence
+        """
+
+    public func create(_ job: NewTranscriptionJob, now: Date) throws -> TranscriptionJob {
+        try connection.withLock { database in
+            try database.transaction {
+                if try database.integer("SELECT count(*) FROM jobs WHERE name = ?1", [.text(job.name)]) ?? 0 > 0 {
+                    throw JobStoreError.duplicateName(job.name)
+                }
+                try database.run("""
+                    INSERT INTO jobs (name, status, language_code, media_format, media_sample_rate, max_alternatives, callback_url,
+                        media_path, media_uri, output_bucket, output_key, created_ms)
+                    VALUES (?1, 'QUEUED', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                    """, [.text(job.name), .text(job.languageCode), .optionalText(job.mediaFormat), .optionalInteger(job.mediaSampleRateHertz),
+                          .optionalInteger(job.maxAlternatives), .optionalText(job.callbackURL), .text(job.mediaPath), .optionalText(job.mediaURI),
+                          .optionalText(job.outputBucket), .optionalText(job.outputKey), .integer(Self.milliseconds(now))])
+            }
+            return TranscriptionJob(request: job, status: .queued, createdAt: Self.date(Self.milliseconds(now))!)
+        }
+    }
+
+    public func job(named name: String) throws -> TranscriptionJob? {
+        try connection.withLock { database in try Self.job(named: name, in: database) }
+    }
+
+    public func list(status: JobStatus?, nextToken: String?, limit: Int) throws -> JobPage {
+        var after: Int64 = 0
+        if let nextToken {
+            guard let value = Int64(nextToken), value > 0 else { throw JobStoreError.invalidToken(nextToken) }
+            after = value
+        }
+        return try connection.withLock { database in
+            let rows = try database.query(
+                "SELECT \(Self.columns) FROM jobs WHERE sequence > ?1 AND (?2 IS NULL OR status = ?2) ORDER BY sequence LIMIT ?3",
+                [.integer(after), .optionalText(status?.rawValue), .integer(Int64(limit + 1))]
+            ) { (job: Self.job(from: $0), sequence: $0.integer(at: 21)) }
+            let page = rows.prefix(limit)
+            return JobPage(jobs: page.map(\.job), nextToken: rows.count > limit ? page.last.map { String($0.sequence) } : nil)
+        }
+    }
+
+    public func delete(named name: String) throws -> TranscriptionJob? {
+        try connection.withLock { database in
+            try database.transaction {
+                guard let existing = try Self.job(named: name, in: database) else { return nil }
+                try database.run("DELETE FROM jobs WHERE name = ?1", [.text(name)])
+                try database.run("DELETE FROM callbacks WHERE job_name = ?1 AND state IN ('pending', 'sending')", [.text(name)])
+                return existing
+            }
+        }
+    }
+
+    public func counts() throws -> [JobStatus: Int] {
+        try connection.withLock { database in
+            var counts = Dictionary(uniqueKeysWithValues: JobStatus.allCases.map { ($0, 0) })
+            for (status, count) in try database.query("SELECT status, count(*) FROM jobs GROUP BY status", read: { ($0.text(at: 0), $0.integer(at: 1)) }) {
+                if let status = JobStatus(rawValue: status) { counts[status] = count }
+            }
+            return counts
+        }
+    }
+
+    public func claimNext(owner: String, leaseSeconds: Double, now: Date) throws -> TranscriptionJob? {
+        try connection.withLock { database in
+            try database.transaction {
+                guard let name = try database.text("SELECT name FROM jobs WHERE status = 'QUEUED' ORDER BY sequence LIMIT 1") else { return nil }
+                try database.run("""
+                    UPDATE jobs SET status = 'IN_PROGRESS', lease_owner = ?2, lease_expires_ms = ?3, attempts = attempts + 1,
+                        started_ms = coalesce(started_ms, ?4) WHERE name = ?1
+                    """, [.text(name), .text(owner), .integer(Self.milliseconds(now.addingTimeInterval(leaseSeconds))), .integer(Self.milliseconds(now))])
+                return try Self.job(named: name, in: database)
+            }
+        }
+    }
+
+    public func renewLease(name: String, owner: String, until: Date) throws -> Bool {
+        try connection.withLock { database in
+            try database.run("UPDATE jobs SET lease_expires_ms = ?3 WHERE name = ?1 AND lease_owner = ?2 AND status = 'IN_PROGRESS'",
+                             [.text(name), .text(owner), .integer(Self.milliseconds(until))])
+            return try database.integer("SELECT changes()") == 1
+        }
+    }
+
+    public func finish(name: String, owner: String, outcome: JobOutcome, callbackPayload: String?, now: Date) throws -> Bool {
+        precondition(outcome.status.isFinal, "a job finishes COMPLETED or FAILED")
+        return try connection.withLock { database in
+            try database.transaction {
+                try database.run("""
+                    UPDATE jobs SET status = ?3, failure_reason = ?4, answer_json = ?5, transcript_path = ?6, audio_ms = ?7,
+                        completed_ms = ?8, lease_owner = NULL, lease_expires_ms = NULL
+                    WHERE name = ?1 AND lease_owner = ?2 AND status = 'IN_PROGRESS'
+                    """, [.text(name), .text(owner), .text(outcome.status.rawValue), .optionalText(outcome.failureReason), .optionalText(outcome.answerJSON),
+                          .optionalText(outcome.transcriptPath), outcome.audioSeconds.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null,
+                          .integer(Self.milliseconds(now))])
+                guard try database.integer("SELECT changes()") == 1 else { return false }
+                if let callbackPayload, let url = try database.text("SELECT callback_url FROM jobs WHERE name = ?1", [.text(name)]) {
+                    try database.run("INSERT INTO callbacks (job_name, url, payload, state, next_attempt_ms) VALUES (?1, ?2, ?3, 'pending', ?4)",
+                                     [.text(name), .text(url), .text(callbackPayload), .integer(Self.milliseconds(now))])
+                }
+                return true
+            }
+        }
+    }
+
+    public func requeueExpiredLeases(now: Date) throws -> [String] {
+        let cutoff = now == .distantFuture ? Int64.max : Self.milliseconds(now)
+        return try connection.withLock { database in
+            try database.transaction {
+                let names = try database.query("SELECT name FROM jobs WHERE status = 'IN_PROGRESS' AND lease_expires_ms < ?1 ORDER BY sequence",
+                                               [.integer(cutoff)]) { $0.text(at: 0) }
+                try database.run("UPDATE jobs SET status = 'QUEUED', lease_owner = NULL, lease_expires_ms = NULL WHERE status = 'IN_PROGRESS' AND lease_expires_ms < ?1",
+                                 [.integer(cutoff)])
+                return names
+            }
+        }
+    }
+
+    public func claimDueCallback(now: Date) throws -> CallbackDelivery? {
+        try connection.withLock { database in
+            try database.transaction {
+                let due = try database.query(
+                    "SELECT id, job_name, url, payload, attempts FROM callbacks WHERE state = 'pending' AND next_attempt_ms <= ?1 ORDER BY next_attempt_ms, id LIMIT 1",
+                    [.integer(Self.milliseconds(now))]
+                ) { CallbackDelivery(id: Int64($0.integer(at: 0)), jobName: $0.text(at: 1), url: $0.text(at: 2), payload: $0.text(at: 3), attempts: $0.integer(at: 4)) }.first
+                guard let due else { return nil }
+                try database.run("UPDATE callbacks SET state = 'sending', attempts = attempts + 1 WHERE id = ?1", [.integer(due.id)])
+                return due
+            }
+        }
+    }
+
+    public func callbackDelivered(id: Int64, now: Date) throws {
+        try connection.withLock { database in
+            try database.run("UPDATE callbacks SET state = 'delivered', delivered_ms = ?2, last_error = NULL WHERE id = ?1", [.integer(id), .integer(Self.milliseconds(now))])
+        }
+    }
+
+    public func callbackFailed(id: Int64, error: String, retryAt: Date?) throws {
+        try connection.withLock { database in
+            if let retryAt {
+                try database.run("UPDATE callbacks SET state = 'pending', last_error = ?2, next_attempt_ms = ?3 WHERE id = ?1",
+                                 [.integer(id), .text(error), .integer(Self.milliseconds(retryAt))])
+            } else {
+                try database.run("UPDATE callbacks SET state = 'failed', last_error = ?2 WHERE id = ?1", [.integer(id), .text(error)])
+            }
+        }
+    }
+
+    public func abandonInterruptedCallbacks() throws -> Int {
+        try connection.withLock { database in
+            try database.run("UPDATE callbacks SET state = 'failed', last_error = 'the server stopped while sending; not resent, so it is never delivered twice' WHERE state = 'sending'")
+            return try database.integer("SELECT changes()") ?? 0
+        }
+    }
+
+    public func callbackCounts() throws -> (delivered: Int, pending: Int, failed: Int) {
+        try connection.withLock { database in
+            let rows = try database.query("SELECT state, count(*) FROM callbacks GROUP BY state") { ($0.text(at: 0), $0.integer(at: 1)) }
+            let counts = Dictionary(rows, uniquingKeysWith: +)
+            return (counts["delivered"] ?? 0, (counts["pending"] ?? 0) + (counts["sending"] ?? 0), counts["failed"] ?? 0)
+        }
+    }
+
+    // MARK: Rows
+
+    private static func job(named name: String, in database: SQLiteConnection) throws -> TranscriptionJob? {
+        try database.query("SELECT \(columns) FROM jobs WHERE name = ?1", [.text(name)], read: job(from:)).first
+    }
+
+    private static func job(from row: SQLiteStatement) -> TranscriptionJob {
+        let request = NewTranscriptionJob(
+            name: row.text(at: 0), languageCode: row.text(at: 2), mediaFormat: row.optionalText(at: 3), mediaSampleRateHertz: row.optionalInteger(at: 4),
+            maxAlternatives: row.optionalInteger(at: 5), callbackURL: row.optionalText(at: 6), mediaPath: row.text(at: 7), mediaURI: row.optionalText(at: 8),
+            outputBucket: row.optionalText(at: 9), outputKey: row.optionalText(at: 10))
+        return TranscriptionJob(
+            request: request, status: JobStatus(rawValue: row.text(at: 1)) ?? .failed,
+            createdAt: date(Int64(row.integer(at: 11)))!, startedAt: date(row.optionalInteger(at: 12).map(Int64.init)),
+            completedAt: date(row.optionalInteger(at: 13).map(Int64.init)), failureReason: row.optionalText(at: 14), answerJSON: row.optionalText(at: 15),
+            transcriptPath: row.optionalText(at: 16), audioSeconds: row.optionalInteger(at: 17).map { Double($0) / 1000 },
+            leaseOwner: row.optionalText(at: 18), leaseExpiresAt: date(row.optionalInteger(at: 19).map(Int64.init)), attempts: row.integer(at: 20))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+}
+
+/// A jobs database file this program cannot use.
+public struct JobStoreFileError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+    public var description: String { "the jobs database \(path) cannot be used: \(problem)" }
+}
