@@ -84,13 +84,18 @@ struct SigV4Verifier: Sendable {
             throw .malformed(error.problem)
         }
         let stringToSign = SigV4Canonical.stringToSign(amzDate: amzDate, scope: authorization.scope, canonicalRequestHash: Crypto.hex(Crypto.sha256(Array(canonical.utf8))))
-        var key = Crypto.hmacSHA256(key: Array("AWS4\(secret)".utf8), message: Array(authorization.date.utf8))
-        for part in [authorization.region, authorization.service, "aws4_request"] { key = Crypto.hmacSHA256(key: key, message: Array(part.utf8)) }
-        let expected = Crypto.hex(Crypto.hmacSHA256(key: key, message: Array(stringToSign.utf8)))
+        let expected = Self.signature(secret: secret, scope: authorization, stringToSign: stringToSign)
         guard Crypto.constantTimeEqual(expected, authorization.signature) else {
             throw .signatureMismatch("the request signature we calculated does not match the signature you provided; check your key and signing method")
         }
         return authorization.service
+    }
+
+    /// The signature of `stringToSign`: HMAC-SHA256 under the key derived from the secret, date, region and service.
+    static func signature(secret: String, scope: SigV4Canonical.Authorization, stringToSign: String) -> String {
+        var key = Crypto.hmacSHA256(key: Array("AWS4\(secret)".utf8), message: Array(scope.date.utf8))
+        for part in [scope.region, scope.service, "aws4_request"] { key = Crypto.hmacSHA256(key: key, message: Array(part.utf8)) }
+        return Crypto.hex(Crypto.hmacSHA256(key: key, message: Array(stringToSign.utf8)))
     }
 
     private static func parse(_ amzDate: String) -> Date? {
