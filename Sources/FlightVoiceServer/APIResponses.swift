@@ -82,3 +82,37 @@ enum JSONBody {
         }
     }
 }
+
+/// Any JSON document, read back into a `JSONValue` (the stored answer object of a job).
+struct DecodedJSON: Decodable {
+    let value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(DecodedJSON.self).value) }
+            value = .array(values)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [String: JSONValue] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(DecodedJSON.self, forKey: key).value }
+            value = .object(members)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() { value = .null }
+            else if let flag = try? single.decode(Bool.self) { value = .bool(flag) }
+            else if let integer = try? single.decode(Int.self) { value = .int(integer) }
+            else if let number = try? single.decode(Double.self) { value = .double(number) }
+            else { value = .string(try single.decode(String.self)) }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The document in `text`, or nil when it is not JSON.
+    static func parse(_ text: String) -> JSONValue? { try? JSONDecoder().decode(DecodedJSON.self, from: Data(text.utf8)).value }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// The text parts of AWS Signature Version 4: the Authorization header's fields and the canonical request.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parsing `multipart/form-data` bodies (RFC 7578). Pure; fuzzed (see fuzz/).
 public enum Multipart {
     /// One part: its form field name, the file name and type when it is a file, and its bytes.
