@@ -3,6 +3,7 @@ import FlightStore
 import Foundation
 import HTTPServer
 import Presenter
+import Synchronization
 
 /// The fields `PUT /v1/flights/{flight}` may set; absent fields keep their value (a new flight needs the route).
 struct FlightUpdate: Decodable, Sendable {
@@ -49,9 +50,20 @@ extension FlightVoiceService {
         }
     }
 
+    /// The answer to a typed lookup, from the cache while the schedule and the minute are unchanged.
     private func lookUp(_ text: String) throws(APIError) -> HTTPResponse {
+        let now = configuration.now()
+        let key = LookupCache.Key(text: text, revision: lastScheduleRevision.load(ordering: .acquiring), minute: Int64((now.timeIntervalSince1970 / 60).rounded(.down)))
+        if let cached = lookupCache.response(for: key) { return cached }
+        let response: HTTPResponse
+        do { response = try answerLookup(text, now: now) } catch { response = error.response }
+        lookupCache.store(response, for: key)
+        return response
+    }
+
+    private func answerLookup(_ text: String, now: Date) throws(APIError) -> HTTPResponse {
         let answer: QueryAnswer
-        do { answer = try workers.currentAnswerer.resolver.answer(text, now: configuration.now()) } catch { throw APIError(status: 500, code: "InternalFailure", message: "the flight database failed: \(error)") }
+        do { answer = try workers.currentAnswerer.resolver.answer(text, now: now) } catch { throw APIError(status: 500, code: "InternalFailure", message: "the flight database failed: \(error)") }
         switch answer.status {
         case .found:
             return .json(200, AnswerJSON.object(for: answer))
@@ -136,7 +148,34 @@ extension FlightVoiceService {
         }
     }
 
+    /// Flight writes made here change the schedule at once; the watcher also notices other processes' writes.
     static func csvField(_ text: String) -> String {
         text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+}
+
+/// Typed lookups answered for one schedule revision and one minute (answers depend on the flights and on "now").
+/// Bounded: emptied when full. Thread-safe.
+final class LookupCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let text: String
+        let revision: Int64
+        let minute: Int64
+    }
+
+    /// Distinct queries kept before the cache starts over.
+    static let capacity = 10_000
+    private let entries = Mutex<[Key: HTTPResponse]>([:])
+
+    func response(for key: Key) -> HTTPResponse? { entries.withLock { $0[key] } }
+
+    func store(_ response: HTTPResponse, for key: Key) {
+        guard response.status < 500 else { return }
+        entries.withLock { entries in
+            if entries.count >= Self.capacity || entries.keys.first.map({ $0.revision != key.revision || $0.minute != key.minute }) == true {
+                entries.removeAll(keepingCapacity: true)
+            }
+            entries[key] = response
+        }
     }
 }

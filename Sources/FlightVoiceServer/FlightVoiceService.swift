@@ -26,7 +26,10 @@ public final class FlightVoiceService: Sendable {
     public let startupNotes: [String]
     private let server = Mutex<HTTPServer?>(nil)
     private let draining = Atomic<Bool>(false)
-    private let lastScheduleRevision: Mutex<Int64>
+    /// The flights' revision the workers' grammar and the lookup cache were built from.
+    let lastScheduleRevision: Atomic<Int64>
+    /// Answers to typed lookups for the current schedule revision and minute.
+    let lookupCache = LookupCache()
     private let scheduleCheck = Mutex<Void>(())
     /// `http://host:port` of the listener, known once it is bound.
     let baseURL = SharedValue("")
@@ -59,7 +62,7 @@ public final class FlightVoiceService: Sendable {
         let answerer = try SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now())
         let flightStore = flights
         let revision = (try? flightStore.scheduleRevision()) ?? 0
-        lastScheduleRevision = Mutex(revision)
+        lastScheduleRevision = Atomic(revision)
         callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
         let runnerBox = Mutex<JobRunner?>(nil)
@@ -68,10 +71,8 @@ public final class FlightVoiceService: Sendable {
         }
         let baseURL = self.baseURL
         let runner = JobRunner(folder: folder, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
-                               represent: { [callbacks] job in
-                                   callbacks.wake()
-                                   return NativeJobRepresentation.object(job, baseURL: baseURL.get())
-                               })
+                               represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
+                               onFinished: { [callbacks] in callbacks.wake() })
         runnerBox.withLock { $0 = runner }
     }
 
@@ -102,6 +103,7 @@ public final class FlightVoiceService: Sendable {
     @discardableResult
     public func drain(deadline: Date) -> Bool {
         draining.store(true, ordering: .relaxed)
+        events.interruptAll()
         let finished = workers.stop(deadline: deadline)
         callbacks.stop()
         server.withLock { $0 }?.stop()
@@ -114,9 +116,9 @@ public final class FlightVoiceService: Sendable {
     /// Rebuilds the workers' grammar when the flights changed (by this process or any other); serialized.
     func checkSchedule() {
         scheduleCheck.withLock { _ in
-            guard let revision = try? flights.scheduleRevision(), revision != lastScheduleRevision.withLock({ $0 }) else { return }
+            guard let revision = try? flights.scheduleRevision(), revision != lastScheduleRevision.load(ordering: .acquiring) else { return }
             guard let answerer = try? SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now()) else { return }
-            lastScheduleRevision.withLock { $0 = revision }
+            lastScheduleRevision.store(revision, ordering: .releasing)
             workers.useSchedule(answerer)
         }
     }

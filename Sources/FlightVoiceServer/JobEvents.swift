@@ -23,6 +23,8 @@ final class JobEventHub: @unchecked Sendable {
     private var generation = 0
     private var logs: [String: Log] = [:]
     private var closedOrder: [String] = []
+    /// Set when the server drains: every wait returns at once.
+    private var interrupted = false
     /// Finished jobs whose events are kept for late subscribers; older ones are dropped (the store still has the job).
     private let retainedClosedLogs = 1000
 
@@ -49,6 +51,15 @@ final class JobEventHub: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Wakes every waiter (the server is draining: long polls and event streams end).
+    func interruptAll() {
+        condition.lock()
+        interrupted = true
+        generation += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// The current change counter; pass it to `waitForChange`.
     var currentGeneration: Int {
         condition.lock()
@@ -59,7 +70,7 @@ final class JobEventHub: @unchecked Sendable {
     /// Blocks until something changed after `seen` or `deadline` passes.
     func waitForChange(after seen: Int, until deadline: Date) {
         condition.lock()
-        while generation == seen && Date() < deadline { _ = condition.wait(until: deadline) }
+        while generation == seen && Date() < deadline && !interrupted { _ = condition.wait(until: deadline) }
         condition.unlock()
     }
 
@@ -72,7 +83,7 @@ final class JobEventHub: @unchecked Sendable {
             if let log = logs[name], log.events.count > index || log.closed {
                 return (Array(log.events.dropFirst(index)), log.closed, true)
             }
-            if Date() >= deadline { return ([], false, logs[name] != nil) }
+            if Date() >= deadline || interrupted { return ([], false, logs[name] != nil) }
             _ = condition.wait(until: deadline)
         }
     }

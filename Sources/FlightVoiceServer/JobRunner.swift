@@ -17,6 +17,8 @@ struct JobRunner: Sendable {
     let configuration: ServiceConfiguration
     /// The job as clients see it (GET, callbacks, the final event).
     let represent: @Sendable (TranscriptionJob) -> JSONValue
+    /// Called once the outcome is committed (wakes the callback sender).
+    let onFinished: @Sendable () -> Void
     /// Samples fed to the streaming decoder per step (64 ms at 16 kHz), so partial hypotheses come at that pace.
     static let streamingChunkSamples = 1024
 
@@ -37,9 +39,14 @@ struct JobRunner: Sendable {
         let document = represent(finished).serialized()
         let payload = job.request.callbackURL == nil ? nil : document
         guard (try? store.finish(name: job.name, owner: owner, outcome: outcome, callbackPayload: payload, now: finished.completedAt!)) == true else {
-            // The lease was lost (deleted, or taken over after expiring): the job's current holder reports it.
+            // The lease was lost: the job was deleted meanwhile (its transcript must not linger), or another worker
+            // took it over after the lease expired and reports it itself.
+            if let path = outcome.transcriptPath, (try? store.job(named: job.name)) == .some(nil) {
+                try? FileManager.default.removeItem(atPath: folder.absolute(path))
+            }
             return
         }
+        onFinished()
         events.publish(job.name, ServerSentEvent(name: outcome.status == .completed ? "completed" : "failed", data: document), closes: true)
     }
 

@@ -93,12 +93,12 @@ extension FlightVoiceService {
         let body = request.body
         let result = Mutex<ClipReport?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let accepted = workers.submit { [metrics] recognizer, answerer in
+        let accepted = workers.submit({ [metrics] recognizer, answerer in
             let report = answerer.report(path: "request", decode: { try AudioFileDecoder.decode(data: body, name: "request body", rawSampleRate: rawRate) }, recognizer: recognizer)
             if report.error == nil { metrics.countDecode(seconds: report.processingSeconds, audioSeconds: report.audioDuration) }
             result.withLock { $0 = report }
             done.signal()
-        }
+        }, dropped: { done.signal() })
         guard accepted else { throw .busy("\(configuration.maximumWaitingRecognitions) recognitions are waiting for a worker; retry later", retryAfter: configuration.retryAfterSeconds) }
         guard done.wait(timeout: .now() + Self.recognitionTimeoutSeconds) == .success, let report = result.withLock({ $0 }) else {
             throw .busy("no worker answered within \(Int(Self.recognitionTimeoutSeconds)) s", retryAfter: configuration.retryAfterSeconds)
@@ -179,7 +179,7 @@ extension FlightVoiceService {
             let job: TranscriptionJob?
             do { job = try store.job(named: name) } catch { throw APIError(status: 500, code: "InternalFailure", message: "the job store failed: \(error)") }
             guard let job else { throw .notFound("NotFoundException", "no transcription job named '\(name.prefix(200))'") }
-            if job.status.isFinal || Date() >= deadline { return job }
+            if job.status.isFinal || Date() >= deadline || isDraining { return job }
             events.waitForChange(after: seen, until: deadline)
         }
     }
@@ -250,7 +250,8 @@ extension FlightVoiceService {
         let initial = ServerSentEvent(name: "status", data: JSONValue.object(["name": .string(name), "status": .string(job.status.rawValue)]).serialized())
         return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"], body: .stream { [self] in
             cursor.withLock { state -> Data? in
-                if state.finished { return nil }
+                // Draining closes open streams so the listener can stop; clients reconnect to the next server.
+                if state.finished || isDraining { return nil }
                 if !state.sentInitial {
                     state.sentInitial = true
                     // Jobs this process has seen replay their log from QUEUED; others start with the stored status.

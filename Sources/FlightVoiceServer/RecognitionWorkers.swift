@@ -15,7 +15,7 @@ final class RecognitionWorkers: @unchecked Sendable {
     typealias JobHandler = @Sendable (TranscriptionJob, _ owner: String, FlightRecognizer, SpokenQueryAnswerer) -> Void
 
     private let condition = NSCondition()
-    private var waiting: [Task] = []
+    private var waiting: [(run: Task, dropped: @Sendable () -> Void)] = []
     private var stopping = false
     private var jobsMayBeQueued = true
     private var answerer: SpokenQueryAnswerer
@@ -71,11 +71,12 @@ final class RecognitionWorkers: @unchecked Sendable {
     }
 
     /// Queues `task` for the next free worker; false when too many wait already or the pool is stopping.
-    func submit(_ task: @escaping Task) -> Bool {
+    /// `dropped` runs instead of the task when the pool stops before a worker took it.
+    func submit(_ task: @escaping Task, dropped: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopping, waiting.count < maximumWaiting else { return false }
-        waiting.append(task)
+        waiting.append((task, dropped))
         condition.signal()
         return true
     }
@@ -104,11 +105,12 @@ final class RecognitionWorkers: @unchecked Sendable {
     }
 
     /// Stops taking work and waits up to `deadline` for the tasks in progress; true when all workers ended in time.
-    /// Waiting synchronous tasks are dropped (their callers time out with 503).
+    /// Waiting synchronous tasks are dropped (their callers answer 503).
     @discardableResult
     func stop(deadline: Date) -> Bool {
         condition.lock()
         stopping = true
+        for task in waiting { task.dropped() }
         waiting.removeAll()
         condition.broadcast()
         while runningWorkers > 0 && Date() < deadline { _ = condition.wait(until: deadline) }
@@ -159,7 +161,7 @@ final class RecognitionWorkers: @unchecked Sendable {
                 condition.unlock()
             }
             if let task {
-                task(recognizer, answerer)
+                task.run(recognizer, answerer)
                 continue
             }
             guard let job = try? store.claimNext(owner: owner, leaseSeconds: leaseSeconds, now: Date()) else { continue }

@@ -237,4 +237,31 @@ struct TranscribeResult: Decodable {
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(server.outputText.contains("stopping"))
     }
+
+    @Test func sigtermEndsLongPollsAndKeepsUnfinishedJobsForTheNextStart() throws {
+        let server = try ServerProcess(arguments: ["--drain-seconds", "2"])
+        defer { server.cleanUp() }
+        let busy = try server.request("POST", "/v1/transcription-jobs?name=long&languageCode=en-US&mediaFormat=pcm&mediaSampleRateHertz=16000", body: LimitsEndToEndTests.longClip)
+        #expect(busy.status == 201)
+        #expect(eventually(10) { (try? server.request("GET", "/v1/transcription-jobs/long").json["status"] as? String) == "IN_PROGRESS" })
+        #expect(try server.createJob("queued", clip: ServerProcess.samples.appendingPathComponent("lx40.wav")).status == 201)
+        let poll = OutputBuffer()
+        let polling = Thread {
+            let response = try? server.request("GET", "/v1/transcription-jobs/queued?wait=60")
+            poll.append(Data((response.map { "\($0.status) \($0.json["status"] as? String ?? "")" } ?? "no response").utf8))
+        }
+        polling.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(Date().timeIntervalSince(started) < 10, "the long poll does not hold the shutdown")
+        #expect(eventually(5) { !poll.text.isEmpty })
+        #expect(poll.text == "200 QUEUED", "the poll is answered with the job as it stands: \(poll.text)")
+
+        let restarted = try ServerProcess(dataFolder: server.dataFolder, arguments: ["--workers", "2"])
+        defer { restarted.stop(signal: SIGKILL) }
+        #expect(restarted.outputText.contains("requeued 1 job(s)"), "the job cut off mid-decode resumes: \(restarted.outputText)")
+        let queued = try restarted.request("GET", "/v1/transcription-jobs/queued?wait=60")
+        #expect(queued.json["status"] as? String == "COMPLETED")
+    }
 }
