@@ -241,9 +241,7 @@ struct TranscribeResult: Decodable {
     @Test func sigtermEndsLongPollsAndKeepsUnfinishedJobsForTheNextStart() throws {
         let server = try ServerProcess(arguments: ["--drain-seconds", "2"])
         defer { server.cleanUp() }
-        let busy = try server.request("POST", "/v1/transcription-jobs?name=long&languageCode=en-US&mediaFormat=pcm&mediaSampleRateHertz=16000", body: LimitsEndToEndTests.longClip)
-        #expect(busy.status == 201)
-        #expect(eventually(10) { (try? server.request("GET", "/v1/transcription-jobs/long").json["status"] as? String) == "IN_PROGRESS" })
+        try LimitsEndToEndTests.occupyTheWorker(server, job: "long")
         #expect(try server.createJob("queued", clip: ServerProcess.samples.appendingPathComponent("lx40.wav")).status == 201)
         let poll = OutputBuffer()
         let polling = Thread {

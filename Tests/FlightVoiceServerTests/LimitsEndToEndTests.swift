@@ -10,12 +10,17 @@ import Testing
         return samples.withUnsafeBytes { Data($0) }
     }()
 
+    /// Creates job `job` from `longClip` and waits until the only worker decodes it.
+    static func occupyTheWorker(_ server: ServerProcess, job: String) throws {
+        let busy = try server.request("POST", "/v1/transcription-jobs?name=\(job)&languageCode=en-US&mediaFormat=pcm&mediaSampleRateHertz=16000", body: longClip)
+        #expect(busy.status == 201)
+        #expect(eventually(10) { (try? server.request("GET", "/v1/transcription-jobs/\(job)").json["status"] as? String) == "IN_PROGRESS" })
+    }
+
     @Test func aFullQueueAnswers503WithRetryAfter() throws {
         let server = try ServerProcess(arguments: ["--max-queued-jobs", "1"])
         defer { server.cleanUp() }
-        let busy = try server.request("POST", "/v1/transcription-jobs?name=busy&languageCode=en-US&mediaFormat=pcm&mediaSampleRateHertz=16000", body: Self.longClip)
-        #expect(busy.status == 201)
-        #expect(eventually(10) { (try? server.request("GET", "/v1/transcription-jobs/busy").json["status"] as? String) == "IN_PROGRESS" })
+        try Self.occupyTheWorker(server, job: "busy")
         #expect(try server.createJob("waiting", clip: ServerProcess.samples.appendingPathComponent("lx40.wav")).status == 201)
         let refused = try server.createJob("refused", clip: ServerProcess.samples.appendingPathComponent("lx40.wav"))
         #expect(refused.status == 503)
