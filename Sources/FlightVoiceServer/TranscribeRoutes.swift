@@ -172,9 +172,10 @@ extension FlightVoiceService {
             "TranscriptionJobName": .string(job.name),
             "TranscriptionJobStatus": .string(job.status.rawValue),
             "LanguageCode": .string(job.request.languageCode),
-            "Media": .object(["MediaFileUri": .string(job.request.mediaURI ?? transcriptURI(job))]),
             "CreationTime": .double(job.createdAt.timeIntervalSince1970),
         ]
+        // Jobs created through the native API with an uploaded body have no S3 URI to show.
+        if let uri = job.request.mediaURI { object["Media"] = .object(["MediaFileUri": .string(uri)]) }
         if let format = job.request.mediaFormat { object["MediaFormat"] = .string(format) }
         if let rate = job.request.mediaSampleRateHertz { object["MediaSampleRateHertz"] = .int(rate) }
         if let started = job.startedAt { object["StartTime"] = .double(started.timeIntervalSince1970) }

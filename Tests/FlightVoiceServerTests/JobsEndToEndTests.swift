@@ -156,6 +156,11 @@ struct TranscribeResult: Decodable {
         #expect(tooLarge.errorCode == "PayloadTooLarge")
         let notAudio = try server.request("POST", "/v1/recognize", body: Data("hello, not audio".utf8), headers: ["Content-Type": "audio/wav"])
         #expect(notAudio.status == 415)
+        // The same speech as headerless PCM: the rate from the query, or from an audio/L16 Content-Type.
+        let pcm = try Data(contentsOf: clip).dropFirst(44)
+        #expect(try server.request("POST", "/v1/recognize?format=pcm&rate=16000", body: pcm).json["flight"] as? String == "LX40")
+        #expect(try server.request("POST", "/v1/recognize", body: pcm, headers: ["Content-Type": "audio/L16; rate=16000"]).json["flight"] as? String == "LX40")
+        #expect(try server.request("POST", "/v1/recognize?format=pcm", body: pcm).errorCode == "MissingParameter")
 
         let brokenForm = try server.request("POST", "/v1/transcription-jobs", body: Data("--x\r\nno headers end".utf8), headers: ["Content-Type": "multipart/form-data; boundary=x"])
         #expect(brokenForm.status == 400)

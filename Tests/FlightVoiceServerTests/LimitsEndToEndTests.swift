@@ -3,10 +3,10 @@ import Testing
 
 /// Limits with clear answers: a full queue, idle and stalled clients.
 @Suite(.serialized) struct LimitsEndToEndTests {
-    /// Eight seconds of quiet noise as headerless 16-bit PCM: a job that keeps the only worker busy for a while.
+    /// Fifteen seconds of quiet noise as headerless 16-bit PCM: a job that keeps the only worker busy for a while.
     static let longClip: Data = {
         var generator = SystemRandomNumberGenerator()
-        let samples = (0..<(16000 * 8)).map { _ in Int16.random(in: -300...300, using: &generator) }
+        let samples = (0..<(16000 * 15)).map { _ in Int16.random(in: -300...300, using: &generator) }
         return samples.withUnsafeBytes { Data($0) }
     }()
 
