@@ -65,15 +65,11 @@ public final class FlightVoiceService: Sendable {
         lastScheduleRevision = Atomic(revision)
         callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
-        let runnerBox = Mutex<JobRunner?>(nil)
-        workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration) { job, owner, recognizer, answerer in
-            runnerBox.withLock { $0 }?.run(job, owner: owner, recognizer: recognizer, answerer: answerer)
-        }
         let baseURL = self.baseURL
         let runner = JobRunner(folder: folder, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
                                onFinished: { [callbacks] in callbacks.wake() })
-        runnerBox.withLock { $0 = runner }
+        workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)
     }
 
     /// Starts the workers, the callback sender, the schedule watcher and the HTTP listener; returns the bound port.

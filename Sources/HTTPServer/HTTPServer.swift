@@ -26,6 +26,12 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// True for an IPv4 or IPv6 address literal, the only hosts `HTTPServerConfiguration` takes.
+public func isIPAddressLiteral(_ host: String) -> Bool {
+    var v4 = in_addr(), v6 = in6_addr()
+    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+}
+
 /// An HTTP/1.1 server on libmicrohttpd: one thread per connection, requests handed whole to `handler`.
 ///
 /// Thread safety: `Sendable`. The daemon handle is owned here and stopped in `stop()` or `deinit`; `handler` is called
@@ -61,7 +67,10 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(message: "'\(configuration.host)' is not an IP address; give an IPv4 or IPv6 literal such as 127.0.0.1")
         }
         guard let started else {
-            throw HTTPServerError(message: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(errno))) (is another server using the port?)")
+            let reason = errno
+            let hint = reason == EADDRINUSE ? " (another program uses the port; choose another with --port)"
+                : reason == EADDRNOTAVAIL ? " (the address is not one of this machine's)" : ""
+            throw HTTPServerError(message: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(reason)))\(hint)")
         }
         daemon = Mutex(DaemonHandle(pointer: started))
         port = fv_mhd_bound_port(started)

@@ -235,6 +235,14 @@ struct TranscribeResult: Decodable {
         blocked.waitUntilExit()
         try? FileManager.default.removeItem(atPath: server.dataFolder.path + "-second")
         #expect(blocked.terminationStatus == 73)
+        let misnamed = Process()
+        misnamed.executableURL = ServerProcess.executable
+        misnamed.arguments = ["serve", "--host", "example.org", "--port", "0"]
+        misnamed.standardOutput = FileHandle.nullDevice
+        misnamed.standardError = FileHandle.nullDevice
+        try misnamed.run()
+        misnamed.waitUntilExit()
+        #expect(misnamed.terminationStatus == 64, "a host name is a usage error, not a bind failure")
 
         #expect(try server.createJob("last", clip: ServerProcess.samples.appendingPathComponent("lx40.wav")).status == 201)
         let started = Date()

@@ -21,7 +21,7 @@ enum ServeCommand: Command {
         RecognizerOptions.model, RecognizerOptions.dictionary,
     ]
     static let discussion = """
-    The API is described in docs/openapi.yaml. The first line on standard output is "listening on http://HOST:PORT".
+    The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
     AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
 
     exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable
@@ -30,7 +30,9 @@ enum ServeCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError(message: "serve takes no file arguments") }
         var configuration = ServiceConfiguration(dataFolder: arguments.value("data") ?? DataFolder.defaultPath(environment: context.environment))
-        configuration.http.host = arguments.value("host") ?? "127.0.0.1"
+        let host = arguments.value("host").map { $0 == "localhost" ? "127.0.0.1" : $0 } ?? "127.0.0.1"
+        guard isIPAddressLiteral(host) else { throw UsageError(message: "--host takes an IP address such as 127.0.0.1 or ::1, not '\(host)'") }
+        configuration.http.host = host
         configuration.http.port = UInt16(try arguments.integer("port", in: 0...65535) ?? 8080)
         configuration.workers = try arguments.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         configuration.tokenFile = arguments.value("token-file")
@@ -76,8 +78,8 @@ enum ServeCommand: Command {
         } catch let error as HTTPServerError {
             throw CommandFailure(message: error.message, exitCode: .cannotBind)
         }
-        let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
-        context.console.print("listening on http://\(host):\(port)")
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        context.console.print("listening on http://\(shownHost):\(port)")
         stop.wait()
         context.console.printError("flightvoice serve: stopping; waiting up to \(Int(configuration.drainSeconds)) s for decodes in progress")
         let drained = service.drain(deadline: Date().addingTimeInterval(configuration.drainSeconds))
