@@ -109,7 +109,10 @@ final class ServerProcess: @unchecked Sendable {
         }.resume()
         done.wait()
         guard let outcome = result.withLock({ $0 }) else { throw ServerFailure("no response to \(method) \(path)") }
-        return try outcome.get()
+        let response = try outcome.get()
+        // Every response any test sees must be one docs/openapi.yaml promises.
+        OpenAPIConformanceTests.checkIfDocumented(method, path: path, response)
+        return response
     }
 
     /// Creates a job from a clip with the parameters in the query string.
