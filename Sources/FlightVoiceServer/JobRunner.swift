@@ -80,7 +80,7 @@ struct JobRunner: Sendable {
             return .failed(report.error ?? "The media could not be transcribed.")
         }
         let transcriptPath = DataFolder.transcriptPath(job: request.name)
-        let document = Data((Self.transcribeDocument(report, jobName: request.name, accountID: configuration.accountID).serialized(pretty: true) + "\n").utf8)
+        let document = Data((Self.transcribeDocument(report, jobName: request.name, accountID: configuration.accountID, maxAlternatives: request.maxAlternatives).serialized(pretty: true) + "\n").utf8)
         do {
             try folder.write(document, to: transcriptPath)
             if let bucket = request.outputBucket {
@@ -131,14 +131,23 @@ struct JobRunner: Sendable {
         }
     }
 
-    /// The Transcribe result document for a job: Presenter's document with the job's own name.
-    static func transcribeDocument(_ report: ClipReport, jobName: String, accountID: String) -> JSONValue {
-        var document = TranscribeDocument.object(for: report, accountID: accountID)
-        if case .object(var members) = document {
-            members["jobName"] = .string(jobName)
-            document = .object(members)
+    /// The Transcribe result document for a job: Presenter's document with the job's own name, and with
+    /// `maxAlternatives`, Transcribe's `results.segments`: one segment over the utterance whose alternatives are the
+    /// transcript and up to `maxAlternatives - 1` other readings the recognizer weighed.
+    static func transcribeDocument(_ report: ClipReport, jobName: String, accountID: String, maxAlternatives: Int? = nil) -> JSONValue {
+        guard case .object(var members) = TranscribeDocument.object(for: report, accountID: accountID) else { return .null }
+        members["jobName"] = .string(jobName)
+        if let maxAlternatives, case .object(var results) = members["results"], case .array(let items) = results["items"] ?? .array([]) {
+            let words = report.transcript.words
+            let readings = [(report.transcript.text, items)] + report.transcript.alternatives.filter { $0 != report.transcript.text }.map { ($0, [JSONValue]()) }
+            results["segments"] = .array([.object([
+                "start_time": .string(String(format: "%.3f", words.first?.start ?? 0)),
+                "end_time": .string(String(format: "%.3f", words.last?.end ?? report.audioDuration)),
+                "alternatives": .array(readings.prefix(maxAlternatives).map { .object(["transcript": .string($0.0), "items": .array($0.1)]) }),
+            ])])
+            members["results"] = .object(results)
         }
-        return document
+        return .object(members)
     }
 }
 

@@ -29,7 +29,7 @@ struct TranscribeResult: Decodable {
     @Test func aJobIsCreatedWaitedForAndItsTranscriptDecodes() throws {
         let server = try ServerProcess()
         defer { server.cleanUp() }
-        let created = try server.createJob("lx40-query", clip: ServerProcess.samples.appendingPathComponent("lx40.wav"), query: "languageCode=en-US&mediaFormat=wav")
+        let created = try server.createJob("lx40-query", clip: ServerProcess.samples.appendingPathComponent("lx40.wav"), query: "languageCode=en-US&mediaFormat=wav&maxAlternatives=2")
         #expect(created.status == 201)
         #expect(created.header("Location") == "/v1/transcription-jobs/lx40-query")
         #expect(created.json["status"] as? String == "QUEUED")
@@ -51,6 +51,9 @@ struct TranscribeResult: Decodable {
         #expect(document.status == "COMPLETED")
         #expect(document.results.transcripts.first?.transcript == "l x forty")
         #expect(document.results.items.map { $0.alternatives.first?.content } == ["l", "x", "forty"])
+        let results = try #require((transcript.json["results"] as? [String: Any])?["segments"] as? [[String: Any]], "maxAlternatives adds segments")
+        let alternatives = try #require(results.first?["alternatives"] as? [[String: Any]])
+        #expect(alternatives.map { $0["transcript"] as? String } == ["l x forty", "u x forty"], "the transcript, then the open grammar's reading")
 
         let listed = try server.request("GET", "/v1/transcription-jobs?status=COMPLETED")
         #expect((listed.json["jobs"] as? [[String: Any]])?.map { $0["name"] as? String } == ["lx40-query"])
