@@ -55,6 +55,17 @@ assert document["jobName"] == "boto-job-1", document["jobName"]
 assert document["flightvoice"]["flight"] == expected, document["flightvoice"]
 assert all("start_time" in item for item in document["results"]["items"])
 
+head = s3.head_object(Bucket="calls", Key="incoming/query 1.wav")
+assert head["ContentLength"] == len(open(clip, "rb").read()), head
+s3.delete_object(Bucket="calls", Key="incoming/query 1.wav")
+remaining = [entry["Key"] for entry in s3.list_objects_v2(Bucket="calls")["Contents"]]
+assert remaining == ["results/boto-job-1.json"], remaining
+try:
+    s3.get_object(Bucket="calls", Key="incoming/query 1.wav")
+    sys.exit("a deleted object is still there")
+except s3.exceptions.NoSuchKey:
+    print("object deleted")
+
 transcribe.delete_transcription_job(TranscriptionJobName="boto-job-1")
 try:
     transcribe.get_transcription_job(TranscriptionJobName="boto-job-1")
