@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "FlightVoiceServer"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
@@ -53,6 +53,13 @@ let package = Package(
 
         // Jobs per second through the shared PostgreSQL queue with 1, 2 and 3 processes (scripts/benchmark-queue.sh).
         .executableTarget(name: "queue-benchmark", dependencies: ["FlightStorePostgres", "TranscriptionJobs", "TranscriptionJobsPostgres"], path: "Benchmarks/queue-benchmark"),
+
+        // The HTTP service: a small HTTP layer on libmicrohttpd, the job store protocol with its SQLite backend, and the
+        // service itself (native API, Transcribe's JSON protocol, the S3 subset with SigV4 on OpenSSL's libcrypto).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "FlightVoiceServer", dependencies: ["FlightCore", "FlightStore", "AudioInput", "Recognizer", "Presenter", "HTTPServer", "TranscriptionJobs", "CCrypto"]),
 
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
         .executableTarget(name: "embed-resources", path: "Plugins/embed-resources-tool"),
@@ -67,5 +74,8 @@ let package = Package(
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "TranscriptionJobsTests", dependencies: ["TranscriptionJobs"]),
+        .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,90 @@
+import FlightVoiceServer
+import Foundation
+import HTTPServer
+
+/// `flightvoice serve`: parses its options and runs the HTTP service until SIGTERM or SIGINT.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Run the HTTP service: native API, Transcribe's JSON protocol and S3 on one port"
+    static let usage = "flightvoice serve [--host ADDRESS] [--port N] [--data DIR] [--workers N] [--token-file FILE] [--aws-credentials FILE]"
+    static let options: [OptionSpec] = [
+        .value("--host", valueName: "ADDRESS", help: "IP address to listen on (default 127.0.0.1: this machine only)."),
+        .value("--port", "-p", valueName: "N", help: "TCP port (default 8080; 0 picks a free one and prints it)."),
+        .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects (default $XDG_DATA_HOME/flightvoice)."),
+        .value("--workers", "-j", valueName: "N", help: "Recognition workers, one recognizer each (default: one per core)."),
+        .value("--token-file", valueName: "FILE", help: "Bearer token for flight updates (default DATA/api-token, generated at first start)."),
+        .value("--aws-credentials", valueName: "FILE", help: "AWS credentials file SigV4 requests are checked against (default DATA/aws-credentials, generated)."),
+        .value("--drain-seconds", valueName: "N", help: "On SIGTERM, how long decodes in progress may finish (default 30)."),
+        .value("--max-body-mb", valueName: "N", help: "Largest request body in MiB; larger gets 413 (default 64)."),
+        .value("--max-queued-jobs", valueName: "N", help: "Queued jobs before new ones get 503 with Retry-After (default 1000)."),
+        .value("--idle-timeout", valueName: "SECONDS", help: "Close connections idle this long, including clients stalled mid-request (default 30)."),
+        RecognizerOptions.model, RecognizerOptions.dictionary,
+    ]
+    static let discussion = """
+    The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
+    AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
+
+    exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable
+    """
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw UsageError(message: "serve takes no file arguments") }
+        var configuration = ServiceConfiguration(dataFolder: arguments.value("data") ?? DataFolder.defaultPath(environment: context.environment))
+        let host = arguments.value("host").map { $0 == "localhost" ? "127.0.0.1" : $0 } ?? "127.0.0.1"
+        guard isIPAddressLiteral(host) else { throw UsageError(message: "--host takes an IP address such as 127.0.0.1 or ::1, not '\(host)'") }
+        configuration.http.host = host
+        configuration.http.port = UInt16(try arguments.integer("port", in: 0...65535) ?? 8080)
+        configuration.workers = try arguments.integer("workers", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        configuration.tokenFile = arguments.value("token-file")
+        configuration.credentialsFile = arguments.value("aws-credentials")
+        configuration.drainSeconds = Double(try arguments.integer("drain-seconds", in: 0...3600) ?? 30)
+        configuration.http.maximumBodyBytes = (try arguments.integer("max-body-mb", in: 1...4096) ?? 64) * 1024 * 1024
+        configuration.maximumQueuedJobs = try arguments.integer("max-queued-jobs", in: 1...1_000_000) ?? configuration.maximumQueuedJobs
+        configuration.http.idleTimeoutSeconds = UInt32(try arguments.integer("idle-timeout", in: 1...3600) ?? Int(configuration.http.idleTimeoutSeconds))
+        configuration.recognizer = try RecognizerOptions.configuration(arguments)
+        if let fixed = context.environment["FLIGHTVOICE_NOW"], !fixed.isEmpty {
+            let now = context.now
+            configuration.now = { now }
+        }
+        if let folder = arguments.value("token-file"), !FileManager.default.fileExists(atPath: folder) {
+            throw CommandFailure(message: "the token file \(folder) does not exist", exitCode: .noInput)
+        }
+        if let file = arguments.value("aws-credentials"), !FileManager.default.fileExists(atPath: file) {
+            throw CommandFailure(message: "the AWS credentials file \(file) does not exist", exitCode: .noInput)
+        }
+
+        // Signals are handled on a queue, not by the default action: SIGTERM drains instead of killing.
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+
+        let service: FlightVoiceService
+        do {
+            service = try FlightVoiceService(configuration: configuration)
+        } catch let error as ServiceSetupError {
+            throw CommandFailure(message: error.message, exitCode: .ioError)
+        }
+        for note in service.startupNotes { context.console.print(note) }
+        let port: UInt16
+        do {
+            port = try service.start()
+        } catch let error as HTTPServerError {
+            throw CommandFailure(message: error.message, exitCode: .cannotBind)
+        }
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        context.console.print("listening on http://\(shownHost):\(port)")
+        stop.wait()
+        context.console.printError("flightvoice serve: stopping; waiting up to \(Int(configuration.drainSeconds)) s for decodes in progress")
+        let drained = service.drain(deadline: Date().addingTimeInterval(configuration.drainSeconds))
+        if !drained { context.console.printError("flightvoice serve: decodes still running at the deadline; their jobs resume at the next start") }
+        withExtendedLifetime(sources) {}
+        return .success
+    }
+}

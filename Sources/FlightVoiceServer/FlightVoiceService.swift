@@ -1,0 +1,182 @@
+import FlightCore
+import FlightStore
+import Foundation
+import HTTPServer
+import Presenter
+import Recognizer
+import Synchronization
+import TranscriptionJobs
+
+/// The HTTP service: the native API, Transcribe's JSON protocol and the S3 subset on one port, over a pool of
+/// recognition workers and a durable job store. Start with `start()`, end with `drain(deadline:)`.
+///
+/// Thread safety: `Sendable`; handlers run concurrently on connection threads.
+public final class FlightVoiceService: Sendable {
+    let configuration: ServiceConfiguration
+    let folder: DataFolder
+    let flights: FlightStore
+    let store: any TranscriptionJobStore
+    let workers: RecognitionWorkers
+    let events = JobEventHub()
+    let metrics = ServiceMetrics()
+    let callbacks: CallbackSender
+    let apiToken: String
+    let credentials: AWSCredentials
+    /// Messages for the operator printed once at start (a generated token, where the credentials are).
+    public let startupNotes: [String]
+    private let server = Mutex<HTTPServer?>(nil)
+    private let draining = Atomic<Bool>(false)
+    /// The flights' revision the workers' grammar and the lookup cache were built from.
+    let lastScheduleRevision: Atomic<Int64>
+    /// Answers to typed lookups for the current schedule revision and minute.
+    let lookupCache = LookupCache()
+    private let scheduleCheck = Mutex<Void>(())
+    /// `http://host:port` of the listener, known once it is bound.
+    let baseURL = SharedValue("")
+
+    /// Opens the data folder (taking its lock: one server per folder), the flights and jobs databases, the secrets,
+    /// and requeues the jobs a previous process left IN_PROGRESS. Does not listen yet.
+    public init(configuration: ServiceConfiguration, jobStore: (any TranscriptionJobStore)? = nil) throws {
+        self.configuration = configuration
+        folder = try DataFolder(path: configuration.dataFolder)
+        try Self.lockExclusively(folder.lockFile)
+        flights = try FlightStore(path: folder.flightsDatabase)
+        let store = try jobStore ?? SQLiteJobStore(path: folder.jobsDatabase)
+        self.store = store
+        var notes: [String] = []
+        let tokenPath = configuration.tokenFile ?? folder.tokenFile
+        let token = try DataFolder.secretFile(at: tokenPath) { Crypto.hex(Crypto.randomBytes(24)) }
+        apiToken = token.contents.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !apiToken.isEmpty else { throw ServiceSetupError(message: "the token file \(tokenPath) is empty") }
+        if token.created { notes.append("API token for flight updates (saved in \(tokenPath), shown only now): \(apiToken)") }
+        let credentialsPath = configuration.credentialsFile ?? folder.credentialsFile
+        let generated = try DataFolder.secretFile(at: credentialsPath) { AWSCredentials.generated() }
+        credentials = try AWSCredentials(fileText: generated.contents, path: credentialsPath)
+        if generated.created { notes.append("AWS credentials for Transcribe and S3 clients written to \(credentialsPath) (AWS_SHARED_CREDENTIALS_FILE=\(credentialsPath))") }
+        // This process holds the folder's lock, so every lease in the store belongs to a process that has died.
+        let requeued = try store.requeueExpiredLeases(now: .distantFuture)
+        if !requeued.isEmpty { notes.append("requeued \(requeued.count) job(s) a previous run left in progress: \(requeued.joined(separator: ", "))") }
+        let abandoned = try store.abandonInterruptedCallbacks()
+        if abandoned > 0 { notes.append("\(abandoned) callback(s) were being sent when the previous run stopped; not resent, so none arrives twice") }
+        startupNotes = notes
+        let answerer = try SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now())
+        let flightStore = flights
+        let revision = (try? flightStore.scheduleRevision()) ?? 0
+        lastScheduleRevision = Atomic(revision)
+        callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
+        let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
+        let baseURL = self.baseURL
+        let runner = JobRunner(folder: folder, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
+                               represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
+                               onFinished: { [callbacks] in callbacks.wake() })
+        workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)
+    }
+
+    /// Starts the workers, the callback sender, the schedule watcher and the HTTP listener; returns the bound port.
+    /// Throws `HTTPServerError` when the address cannot be bound.
+    public func start() throws -> UInt16 {
+        let router = makeRouter()
+        let listening = try HTTPServer(configuration: configuration.http) { [self] request in handle(request, router: router) }
+        let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
+        baseURL.set("http://\(host):\(listening.port)")
+        server.withLock { $0 = listening }
+        workers.start()
+        callbacks.start()
+        let watcher = Thread { [self] in
+            while !draining.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: configuration.pollSeconds)
+                checkSchedule()
+            }
+        }
+        watcher.name = "FlightVoice.schedule"
+        watcher.start()
+        return listening.port
+    }
+
+    /// Stops taking new work (503), lets decodes in progress finish until `deadline`, then closes the listener.
+    /// Queued jobs stay in the store; a job still decoding at the deadline keeps its lease and is requeued at the
+    /// next start. Returns true when every decode finished in time.
+    @discardableResult
+    public func drain(deadline: Date) -> Bool {
+        draining.store(true, ordering: .relaxed)
+        events.interruptAll()
+        let finished = workers.stop(deadline: deadline)
+        callbacks.stop()
+        server.withLock { $0 }?.stop()
+        return finished
+    }
+
+    /// True while SIGTERM drains.
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Rebuilds the workers' grammar when the flights changed (by this process or any other); serialized.
+    func checkSchedule() {
+        scheduleCheck.withLock { _ in
+            guard let revision = try? flights.scheduleRevision(), revision != lastScheduleRevision.load(ordering: .acquiring) else { return }
+            guard let answerer = try? SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now()) else { return }
+            lastScheduleRevision.store(revision, ordering: .releasing)
+            workers.useSchedule(answerer)
+        }
+    }
+
+    private func handle(_ request: HTTPRequest, router: Router) -> HTTPResponse {
+        let response: HTTPResponse
+        let route: String
+        switch router.match(request) {
+        case .found(let pattern, let parameters, let handler):
+            route = pattern
+            response = handler(request, parameters)
+        case .notFound where Self.isS3Path(request.path):
+            route = "/{bucket}/{key}"
+            response = s3(request)
+        case .notFound:
+            route = "unmatched"
+            response = APIError.notFound("NotFound", "no route for \(request.method) \(request.path.prefix(200)); see docs/openapi.yaml").response
+        case .methodNotAllowed(let allowed):
+            route = "unmatched"
+            var error = APIError(status: 405, code: "MethodNotAllowed", message: "\(request.method) is not allowed here; allowed: \(allowed.joined(separator: ", "))")
+            error.headers["Allow"] = allowed.joined(separator: ", ")
+            response = error.response
+        }
+        metrics.countRequest(method: request.method, route: route, status: response.status)
+        return response
+    }
+
+    /// Routes every API; AWS requests (`POST /` with X-Amz-Target, and `/bucket/key`) come last.
+    private func makeRouter() -> Router {
+        var router = Router()
+        addNativeRoutes(to: &router)
+        addFlightRoutes(to: &router)
+        addAWSRoutes(to: &router)
+        return router
+    }
+
+    /// Wraps a handler that throws `APIError` into a router handler.
+    static func api(_ body: @escaping @Sendable (HTTPRequest, [String: String]) throws(APIError) -> HTTPResponse) -> Router.Handler {
+        { request, parameters in
+            do throws(APIError) {
+                return try body(request, parameters)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    private static func lockExclusively(_ path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else { throw ServiceSetupError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        // The descriptor stays open for the life of the process: the lock is the process's.
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw ServiceSetupError(message: "another flightvoice server uses the data folder \((path as NSString).deletingLastPathComponent); give this one its own --data")
+        }
+    }
+}
+
+/// A value many threads read and one sets, behind a lock.
+final class SharedValue<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ initial: Value) { value = Mutex(initial) }
+    func get() -> Value { value.withLock { $0 } }
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+}
