@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "FlightVoiceServer"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).

@@ -97,6 +97,13 @@ enum PostgresSchema {
             );
             CREATE INDEX job_callbacks_due ON job_callbacks (state, next_attempt_ms);
             """),
+        PostgresMigration(version: 3, summary: "job media and transcripts, shared by every server of a fleet", sql: """
+            CREATE TABLE job_files (
+                path      text PRIMARY KEY,
+                data      bytea NOT NULL,
+                stored_ms bigint NOT NULL
+            );
+            """),
     ]
 
     /// The newest schema version this code knows.

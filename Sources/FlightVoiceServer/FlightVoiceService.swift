@@ -14,8 +14,14 @@ import TranscriptionJobs
 public final class FlightVoiceService: Sendable {
     let configuration: ServiceConfiguration
     let folder: DataFolder
-    let flights: FlightStore
+    let flights: any FlightDatabase
     let store: any TranscriptionJobStore
+    /// Job media and transcripts: the data folder, or files every server of a fleet reads.
+    let jobFiles: any JobFileStore
+    let jobFilesAreShared: Bool
+    private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
+    /// The tasks relaying the database's announcements (schedule and job changes), cancelled by `drain`.
+    private let relays = Mutex<[Task<Void, Never>]>([])
     let workers: RecognitionWorkers
     let events = JobEventHub()
     let metrics = ServiceMetrics()
@@ -36,13 +42,29 @@ public final class FlightVoiceService: Sendable {
 
     /// Opens the data folder (taking its lock: one server per folder), the flights and jobs databases, the secrets,
     /// and requeues the jobs a previous process left IN_PROGRESS. Does not listen yet.
-    public init(configuration: ServiceConfiguration, jobStore: (any TranscriptionJobStore)? = nil) throws {
-        self.configuration = configuration
-        folder = try DataFolder(path: configuration.dataFolder)
+    public convenience init(configuration: ServiceConfiguration, jobStore: (any TranscriptionJobStore)? = nil) throws {
+        let folder = try DataFolder(path: configuration.dataFolder)
         try Self.lockExclusively(folder.lockFile)
-        flights = try FlightStore(path: folder.flightsDatabase)
-        let store = try jobStore ?? SQLiteJobStore(path: folder.jobsDatabase)
+        try self.init(configuration: configuration, folder: folder, backend: .dataFolder(folder, jobStore: jobStore))
+    }
+
+    /// A service on `backend` (made by `backend(folder)` once the data folder is locked), with secrets and S3
+    /// objects in the data folder.
+    public convenience init(configuration: ServiceConfiguration, backend: (DataFolder) throws -> ServiceBackend) throws {
+        let folder = try DataFolder(path: configuration.dataFolder)
+        try Self.lockExclusively(folder.lockFile)
+        try self.init(configuration: configuration, folder: folder, backend: backend(folder))
+    }
+
+    private init(configuration: ServiceConfiguration, folder: DataFolder, backend: ServiceBackend) throws {
+        self.configuration = configuration
+        self.folder = folder
+        flights = backend.flights
+        let store = backend.jobs
         self.store = store
+        jobFiles = backend.jobFiles ?? folder
+        jobFilesAreShared = backend.jobFiles != nil
+        jobChanges = backend.jobChanges
         var notes: [String] = []
         let tokenPath = configuration.tokenFile ?? folder.tokenFile
         let token = try DataFolder.secretFile(at: tokenPath) { Crypto.hex(Crypto.randomBytes(24)) }
@@ -53,8 +75,9 @@ public final class FlightVoiceService: Sendable {
         let generated = try DataFolder.secretFile(at: credentialsPath) { AWSCredentials.generated() }
         credentials = try AWSCredentials(fileText: generated.contents, path: credentialsPath)
         if generated.created { notes.append("AWS credentials for Transcribe and S3 clients written to \(credentialsPath) (AWS_SHARED_CREDENTIALS_FILE=\(credentialsPath))") }
-        // This process holds the folder's lock, so every lease in the store belongs to a process that has died.
-        let requeued = try store.requeueExpiredLeases(now: .distantFuture)
+        // Alone on its folder's store, this process holds the lock, so every lease belongs to a process that died;
+        // on a shared queue, other servers are alive and only expired leases are taken back.
+        let requeued = try store.requeueExpiredLeases(now: backend.sharedByServers ? Date() : .distantFuture)
         if !requeued.isEmpty { notes.append("requeued \(requeued.count) job(s) a previous run left in progress: \(requeued.joined(separator: ", "))") }
         let abandoned = try store.abandonInterruptedCallbacks()
         if abandoned > 0 { notes.append("\(abandoned) callback(s) were being sent when the previous run stopped; not resent, so none arrives twice") }
@@ -66,7 +89,7 @@ public final class FlightVoiceService: Sendable {
         callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
         let baseURL = self.baseURL
-        let runner = JobRunner(folder: folder, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
+        let runner = JobRunner(folder: folder, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
                                onFinished: { [callbacks] in callbacks.wake() })
         workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)
@@ -90,6 +113,7 @@ public final class FlightVoiceService: Sendable {
         }
         watcher.name = "FlightVoice.schedule"
         watcher.start()
+        startRelays()
         return listening.port
     }
 
@@ -99,6 +123,7 @@ public final class FlightVoiceService: Sendable {
     @discardableResult
     public func drain(deadline: Date) -> Bool {
         draining.store(true, ordering: .relaxed)
+        relays.withLock { tasks in tasks.forEach { $0.cancel() } }
         events.interruptAll()
         let finished = workers.stop(deadline: deadline)
         callbacks.stop()
@@ -117,6 +142,40 @@ public final class FlightVoiceService: Sendable {
             lastScheduleRevision.store(revision, ordering: .releasing)
             workers.useSchedule(answerer)
         }
+    }
+
+    /// Follows the database's announcements: a schedule change rebuilds the grammar at once (the watcher's polling
+    /// stays as a safety net), and a job changed by any server wakes this server's waiters and event streams.
+    private func startRelays() {
+        let schedule = Task.detached { [self] in
+            for await change in flights.scheduleChanges() where !Task.isCancelled {
+                if case .revised = change { checkSchedule() }
+            }
+        }
+        var tasks = [schedule]
+        if let jobChanges {
+            tasks.append(Task.detached { [self] in
+                for await name in jobChanges() where !Task.isCancelled {
+                    guard let name else { events.touch(); continue }
+                    relayJobChange(name)
+                }
+            })
+        }
+        relays.withLock { $0 = tasks }
+    }
+
+    /// Shows a change to job `name` that any server made (announced by the database) to this server's waiters.
+    private func relayJobChange(_ name: String) {
+        let found: TranscriptionJob?
+        do { found = try store.job(named: name) } catch { events.touch(); return }
+        guard let job = found else { events.forget(name); return }
+        if job.status.isFinal {
+            let event = ServerSentEvent(name: job.status == .completed ? "completed" : "failed", data: NativeJobRepresentation.object(job, baseURL: baseURL.get()).serialized())
+            events.publish(name, event, closes: true)
+        } else {
+            events.publishStatus(name, job.status)
+        }
+        if job.status == .queued { workers.jobQueued() }
     }
 
     private func handle(_ request: HTTPRequest, router: Router) -> HTTPResponse {

@@ -1,4 +1,6 @@
 import Foundation
+import Presenter
+import TranscriptionJobs
 
 /// One Server-Sent Event: `event: NAME` and one line of JSON data.
 struct ServerSentEvent: Sendable, Equatable {
@@ -17,6 +19,9 @@ final class JobEventHub: @unchecked Sendable {
     private struct Log {
         var events: [ServerSentEvent] = []
         var closed = false
+        /// The last status published, so that the same change heard twice (from this process and from the
+        /// database's announcement) is shown once.
+        var status: JobStatus?
     }
 
     private let condition = NSCondition()
@@ -28,9 +33,35 @@ final class JobEventHub: @unchecked Sendable {
     /// Finished jobs whose events are kept for late subscribers; older ones are dropped (the store still has the job).
     private let retainedClosedLogs = 1000
 
-    /// Appends `event` to job `name`'s log; `closes` marks it as the last one. Wakes every waiter.
+    /// Appends a `status` event to job `name`'s log unless that status is the last one it shows.
+    func publishStatus(_ name: String, _ status: JobStatus) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard logs[name]?.status != status, logs[name]?.closed != true else { return }
+        logs[name, default: Log()].status = status
+        let event = ServerSentEvent(name: "status", data: JSONValue.object(["name": .string(name), "status": .string(status.rawValue)]).serialized())
+        append(event, to: name, closes: false)
+    }
+
+    /// Appends `event` to job `name`'s log; `closes` marks it as the last one. Wakes every waiter. A closed log
+    /// takes nothing more (a job's end may be heard both from its worker and from the database).
     func publish(_ name: String, _ event: ServerSentEvent, closes: Bool = false) {
         condition.lock()
+        defer { condition.unlock() }
+        guard logs[name]?.closed != true else { return }
+        append(event, to: name, closes: closes)
+    }
+
+    /// Wakes every waiter without a new event: something changed that only the store knows (another server's job).
+    func touch() {
+        condition.lock()
+        generation += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Appends under the lock the caller holds.
+    private func append(_ event: ServerSentEvent, to name: String, closes: Bool) {
         logs[name, default: Log()].events.append(event)
         if closes {
             logs[name]?.closed = true
@@ -39,7 +70,6 @@ final class JobEventHub: @unchecked Sendable {
         }
         generation += 1
         condition.broadcast()
-        condition.unlock()
     }
 
     /// Forgets job `name` (deleted) and wakes waiters.

@@ -10,6 +10,8 @@ import TranscriptionJobs
 /// the Transcribe document, and finishes the job in the store together with its callback delivery.
 struct JobRunner: Sendable {
     let folder: DataFolder
+    /// Where media are read and transcripts written (the folder, or a store every server shares).
+    let jobFiles: any JobFileStore
     let store: any TranscriptionJobStore
     let events: JobEventHub
     let metrics: ServiceMetrics
@@ -25,7 +27,7 @@ struct JobRunner: Sendable {
     func run(_ job: TranscriptionJob, owner: String, recognizer: FlightRecognizer, answerer: SpokenQueryAnswerer) {
         leases.hold(job.name, owner: owner)
         defer { leases.release(job.name) }
-        events.publish(job.name, ServerSentEvent(name: "status", data: JSONValue.object(["name": .string(job.name), "status": .string(JobStatus.inProgress.rawValue)]).serialized()))
+        events.publishStatus(job.name, .inProgress)
         let outcome = process(job, recognizer: recognizer, answerer: answerer)
         var finished = job
         finished.status = outcome.status
@@ -42,7 +44,7 @@ struct JobRunner: Sendable {
             // The lease was lost: the job was deleted meanwhile (its transcript must not linger), or another worker
             // took it over after the lease expired and reports it itself.
             if let path = outcome.transcriptPath, (try? store.job(named: job.name)) == .some(nil) {
-                try? FileManager.default.removeItem(atPath: folder.absolute(path))
+                try? jobFiles.remove(path)
             }
             return
         }
@@ -52,12 +54,10 @@ struct JobRunner: Sendable {
 
     private func process(_ job: TranscriptionJob, recognizer: FlightRecognizer, answerer: SpokenQueryAnswerer) -> JobOutcome {
         let request = job.request
-        let path = folder.absolute(request.mediaPath)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard let size, let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try? jobFiles.read(request.mediaPath) else {
             return .failed("The media file \(request.mediaURI ?? request.mediaPath) cannot be found or read.")
         }
-        guard size <= configuration.maximumMediaBytes else {
+        guard data.count <= configuration.maximumMediaBytes else {
             return .failed("Invalid file size: file size too large. Maximum file size is \(configuration.maximumMediaBytes) bytes.")
         }
         let rawRate = request.mediaFormat == MediaFormats.rawPCM ? request.mediaSampleRateHertz : nil
@@ -82,7 +82,7 @@ struct JobRunner: Sendable {
         let transcriptPath = DataFolder.transcriptPath(job: request.name)
         let document = Data((Self.transcribeDocument(report, jobName: request.name, accountID: configuration.accountID, maxAlternatives: request.maxAlternatives).serialized(pretty: true) + "\n").utf8)
         do {
-            try folder.write(document, to: transcriptPath)
+            try jobFiles.write(document, to: transcriptPath)
             if let bucket = request.outputBucket {
                 guard let objectPath = DataFolder.objectPath(bucket: bucket, key: request.outputKey ?? "\(request.name).json") else {
                     return .failed("The output location s3://\(bucket)/\(request.outputKey ?? "") is not a valid bucket and key.")

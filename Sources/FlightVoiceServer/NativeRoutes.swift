@@ -122,11 +122,10 @@ extension FlightVoiceService {
         let mediaPath: String
         var uploaded: String?
         if let media = creation.media {
-            mediaPath = "media/\(UUID().uuidString)"
-            do { try folder.write(media, to: mediaPath) } catch { throw APIError(status: 500, code: "InternalFailure", message: "cannot store the media: \(error.localizedDescription)") }
+            mediaPath = try storeMedia(media)
             uploaded = mediaPath
         } else {
-            mediaPath = try objectPath(forMediaURI: fields.mediaUri!)
+            (mediaPath, uploaded) = try jobMedia(forObjectAt: objectPath(forMediaURI: fields.mediaUri!))
         }
         let job = NewTranscriptionJob(name: name, languageCode: fields.languageCode!, mediaFormat: fields.mediaFormat, mediaSampleRateHertz: fields.mediaSampleRateHertz,
                                       maxAlternatives: fields.maxAlternatives, callbackURL: fields.callbackUrl, mediaPath: mediaPath, mediaURI: fields.mediaUri)
@@ -138,16 +137,38 @@ extension FlightVoiceService {
     func createInStore(_ job: NewTranscriptionJob, cleanUp: String?) throws(APIError) -> TranscriptionJob {
         do {
             let created = try store.create(job, now: Date())
-            events.publish(job.name, ServerSentEvent(name: "status", data: JSONValue.object(["name": .string(job.name), "status": .string("QUEUED")]).serialized()))
+            events.publishStatus(job.name, .queued)
             workers.jobQueued()
             return created
         } catch {
-            if let cleanUp { try? FileManager.default.removeItem(atPath: folder.absolute(cleanUp)) }
+            if let cleanUp { try? jobFiles.remove(cleanUp) }
             if case .duplicateName = error as? JobStoreError {
                 throw APIError(status: 409, code: "ConflictException", message: "a transcription job named '\(job.name)' already exists; job names are unique")
             }
             throw APIError(status: 500, code: "InternalFailure", message: "the job store failed: \(error)")
         }
+    }
+
+    /// Stores uploaded media where every server that may decode the job reads it; returns its path.
+    func storeMedia(_ media: Data) throws(APIError) -> String {
+        guard media.count <= jobFiles.maximumFileBytes else {
+            throw APIError(status: 413, code: "PayloadTooLarge", message: "the media has \(media.count) bytes; this service keeps job media up to \(jobFiles.maximumFileBytes) bytes")
+        }
+        let path = DataFolder.mediaPath(job: UUID().uuidString)
+        do { try jobFiles.write(media, to: path) } catch { throw APIError(status: 500, code: "InternalFailure", message: "cannot store the media: \(error)") }
+        return path
+    }
+
+    /// The media path a job on the S3 object at `objectPath` (in this server's folder) uses: the object itself when
+    /// job files are this folder's, else a copy in the shared job files (other servers cannot read this folder);
+    /// the second value is that copy, to remove when the job is refused.
+    func jobMedia(forObjectAt objectPath: String) throws(APIError) -> (path: String, copy: String?) {
+        guard jobFilesAreShared else { return (objectPath, nil) }
+        guard let data = FileManager.default.contents(atPath: folder.absolute(objectPath)) else {
+            throw .badRequest("InvalidParameter", "the media object \(objectPath.dropFirst(3)) cannot be read")
+        }
+        let copy = try storeMedia(data)
+        return (copy, copy)
     }
 
     /// The data-folder path of `s3://bucket/key`; 400 when it is not such a URI, 404 when we hold no such object.
@@ -221,8 +242,8 @@ extension FlightVoiceService {
         let deleted: TranscriptionJob?
         do { deleted = try store.delete(named: name) } catch { throw APIError(status: 500, code: "InternalFailure", message: "the job store failed: \(error)") }
         guard let deleted else { throw .notFound("NotFoundException", "no transcription job named '\(name.prefix(200))'") }
-        if deleted.request.mediaPath.hasPrefix("media/") { try? FileManager.default.removeItem(atPath: folder.absolute(deleted.request.mediaPath)) }
-        try? FileManager.default.removeItem(atPath: folder.absolute(DataFolder.transcriptPath(job: name)))
+        if deleted.request.mediaPath.hasPrefix("media/") { try? jobFiles.remove(deleted.request.mediaPath) }
+        try? jobFiles.remove(DataFolder.transcriptPath(job: name))
         events.forget(name)
         return deleted
     }
@@ -234,7 +255,7 @@ extension FlightVoiceService {
 
     private func transcript(_ name: String) throws(APIError) -> HTTPResponse {
         let job = try waitForJob(name, wait: 0)
-        guard job.status == .completed, let path = job.transcriptPath, let data = FileManager.default.contents(atPath: folder.absolute(path)) else {
+        guard job.status == .completed, let path = job.transcriptPath, let data = try? jobFiles.read(path) else {
             let why = job.status == .failed ? "it failed: \(job.failureReason ?? "")" : "it is \(job.status.rawValue); wait with GET /v1/transcription-jobs/\(name)?wait=60"
             throw APIError(status: 409, code: "TranscriptNotReady", message: "job '\(name)' has no transcript: \(why)")
         }

@@ -128,11 +128,12 @@ extension FlightVoiceService {
             throw TranscribeError(status: 400, type: "LimitExceededException", message: "\(queued) jobs are queued; retry later",
                                   headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         }
-        let mediaPath = try native { () throws(APIError) in try objectPath(forMediaURI: uri) }
+        let media = try native { () throws(APIError) in try jobMedia(forObjectAt: objectPath(forMediaURI: uri)) }
+        let mediaPath = media.path
         let job = NewTranscriptionJob(name: input.TranscriptionJobName, languageCode: fields.languageCode!, mediaFormat: input.MediaFormat,
                                       mediaSampleRateHertz: input.MediaSampleRateHertz, mediaPath: mediaPath, mediaURI: uri,
                                       outputBucket: input.OutputBucketName, outputKey: input.OutputBucketName == nil ? nil : (input.OutputKey ?? "\(input.TranscriptionJobName).json"))
-        let created = try native { () throws(APIError) in try createInStore(job, cleanUp: nil) }
+        let created = try native { () throws(APIError) in try createInStore(job, cleanUp: media.copy) }
         return Self.awsJSON(.object(["TranscriptionJob": transcriptionJobObject(created)]))
     }
 

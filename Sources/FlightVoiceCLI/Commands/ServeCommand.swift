@@ -1,17 +1,21 @@
+import FlightStoreSelection
+import FlightStorePostgres
 import FlightVoiceServer
 import Foundation
 import HTTPServer
+import TranscriptionJobsPostgres
 
 /// `flightvoice serve`: parses its options and runs the HTTP service until SIGTERM or SIGINT.
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the HTTP service: native API, Transcribe's JSON protocol and S3 on one port"
-    static let usage = "flightvoice serve [--host ADDRESS] [--port N] [--data DIR] [--workers N] [--token-file FILE] [--aws-credentials FILE]"
+    static let usage = "flightvoice serve [--host ADDRESS] [--port N] [--data DIR] [--workers N] [--database URL] [--token-file FILE] [--aws-credentials FILE]"
     static let options: [OptionSpec] = [
         .value("--host", valueName: "ADDRESS", help: "IP address to listen on (default 127.0.0.1: this machine only)."),
         .value("--port", "-p", valueName: "N", help: "TCP port (default 8080; 0 picks a free one and prints it)."),
         .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects (default $XDG_DATA_HOME/flightvoice)."),
         .value("--workers", "-j", valueName: "N", help: "Recognition workers, one recognizer each (default: one per core)."),
+        CommonOptions.sharedDatabase,
         .value("--token-file", valueName: "FILE", help: "Bearer token for flight updates (default DATA/api-token, generated at first start)."),
         .value("--aws-credentials", valueName: "FILE", help: "AWS credentials file SigV4 requests are checked against (default DATA/aws-credentials, generated)."),
         .value("--drain-seconds", valueName: "N", help: "On SIGTERM, how long decodes in progress may finish (default 30)."),
@@ -23,8 +27,10 @@ enum ServeCommand: Command {
     static let discussion = """
     The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
     AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
+    With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media and transcripts live in
+    PostgreSQL, so several servers (each with its own --data for secrets and S3 objects) share one schedule and one queue.
 
-    exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable
+    exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable · 76 database server unreachable
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -67,7 +73,10 @@ enum ServeCommand: Command {
 
         let service: FlightVoiceService
         do {
-            service = try FlightVoiceService(configuration: configuration)
+            // Only a database named for this purpose replaces the data folder's own (FLIGHTVOICE_DB is a CLI default).
+            let named = [arguments.value("database"), context.environment[FlightDatabaseLocation.environmentVariable]].compactMap { $0 }.first { !$0.isEmpty }
+            let location = named.map { FlightDatabaseLocation.resolve(database: $0, path: nil, environment: [:]) }
+            service = try FlightVoiceService(configuration: configuration) { folder in try backend(location, folder: folder) }
         } catch let error as ServiceSetupError {
             throw CommandFailure(message: error.message, exitCode: .ioError)
         }
@@ -86,5 +95,22 @@ enum ServeCommand: Command {
         if !drained { context.console.printError("flightvoice serve: decodes still running at the deadline; their jobs resume at the next start") }
         withExtendedLifetime(sources) {}
         return .success
+    }
+
+    /// The data folder's own SQLite stores, unless a database is named: a SQLite file then holds the flights, and a
+    /// PostgreSQL database the flights, the shared job queue and the job files.
+    private static func backend(_ named: FlightDatabaseLocation?, folder: DataFolder) throws -> ServiceBackend {
+        switch named {
+        case .postgres(let url)?:
+            let jobs = try PostgresJobStore(url: url)
+            return ServiceBackend(flights: try FlightDatabaseLocation.postgres(url: url).open(), jobs: jobs, jobFiles: try PostgresJobFiles(url: url),
+                                  jobChanges: { jobs.jobChanges() }, sharedByServers: true)
+        case let named?:
+            var backend = try ServiceBackend.dataFolder(folder)
+            backend.flights = try named.open()
+            return backend
+        case nil:
+            return try ServiceBackend.dataFolder(folder)
+        }
     }
 }

@@ -1,0 +1,47 @@
+import FlightStore
+import Foundation
+import TranscriptionJobs
+
+/// The storage a service runs on, chosen by the front end so that the HTTP layer never knows which it is: one
+/// server's data folder (SQLite flights and jobs, files in the folder), or a database several servers share.
+public struct ServiceBackend: Sendable {
+    /// The flights every lookup, `PUT /v1/flights` and import use.
+    public var flights: any FlightDatabase
+    /// The job queue.
+    public var jobs: any TranscriptionJobStore
+    /// Job media and transcripts; nil keeps them in the data folder.
+    public var jobFiles: (any JobFileStore)?
+    /// Names of jobs changed by any server (nil: changes may have been missed), when other servers share the queue,
+    /// so that `?wait` and event streams here hear jobs decoded elsewhere.
+    public var jobChanges: (@Sendable () -> AsyncStream<String?>)?
+    /// True when other live servers use the same queue: leases at start are requeued only once expired, since their
+    /// holders may be alive, and job files must be shared.
+    public var sharedByServers: Bool
+
+    public init(flights: any FlightDatabase, jobs: any TranscriptionJobStore, jobFiles: (any JobFileStore)? = nil,
+                jobChanges: (@Sendable () -> AsyncStream<String?>)? = nil, sharedByServers: Bool = false) {
+        self.flights = flights
+        self.jobs = jobs
+        self.jobFiles = jobFiles
+        self.jobChanges = jobChanges
+        self.sharedByServers = sharedByServers
+    }
+
+    /// One server's own storage under `folder`: `flights.sqlite`, `jobs.sqlite`, files in the folder.
+    public static func dataFolder(_ folder: DataFolder, jobStore: (any TranscriptionJobStore)? = nil) throws -> ServiceBackend {
+        ServiceBackend(flights: try FlightStore(path: folder.flightsDatabase), jobs: try jobStore ?? SQLiteJobStore(path: folder.jobsDatabase))
+    }
+}
+
+extension DataFolder: JobFileStore {
+    /// No limit of its own: the request body limit and `maximumMediaBytes` apply.
+    public var maximumFileBytes: Int { Int.max }
+
+    public func read(_ path: String) throws -> Data? { FileManager.default.contents(atPath: absolute(path)) }
+
+    public func remove(_ path: String) throws {
+        let file = absolute(path)
+        guard FileManager.default.fileExists(atPath: file) else { return }
+        try FileManager.default.removeItem(atPath: file)
+    }
+}
