@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TranscriptionJobsTests", dependencies: ["TranscriptionJobs"]),
-        .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer", "TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"], exclude: ["Fixtures"]),
     ]
 )

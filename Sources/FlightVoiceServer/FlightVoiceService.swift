@@ -19,6 +19,8 @@ public final class FlightVoiceService: Sendable {
     /// Job media and transcripts: the data folder, or files every server of a fleet reads.
     let jobFiles: any JobFileStore
     let jobFilesAreShared: Bool
+    /// True when other servers drain the same queue: their dead workers' expired leases are taken back while running.
+    private let queueIsShared: Bool
     private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
     /// The tasks relaying the database's announcements (schedule and job changes), cancelled by `drain`.
     private let relays = Mutex<[Task<Void, Never>]>([])
@@ -64,6 +66,7 @@ public final class FlightVoiceService: Sendable {
         self.store = store
         jobFiles = backend.jobFiles ?? folder
         jobFilesAreShared = backend.jobFiles != nil
+        queueIsShared = backend.sharedByServers
         jobChanges = backend.jobChanges
         var notes: [String] = []
         let tokenPath = configuration.tokenFile ?? folder.tokenFile
@@ -106,9 +109,14 @@ public final class FlightVoiceService: Sendable {
         workers.start()
         callbacks.start()
         let watcher = Thread { [self] in
+            var nextLeaseCheck = Date()
             while !draining.load(ordering: .relaxed) {
                 Thread.sleep(forTimeInterval: configuration.pollSeconds)
                 checkSchedule()
+                if queueIsShared, Date() >= nextLeaseCheck {
+                    nextLeaseCheck = Date().addingTimeInterval(configuration.leaseSeconds / 2)
+                    requeueDeadServersJobs()
+                }
             }
         }
         watcher.name = "FlightVoice.schedule"
@@ -162,6 +170,13 @@ public final class FlightVoiceService: Sendable {
             })
         }
         relays.withLock { $0 = tasks }
+    }
+
+    /// Returns to the queue the jobs of servers that died (their leases ran out), so that a server lost for good
+    /// costs its jobs no more than one lease; any live server may do it, the store makes it safe to race.
+    private func requeueDeadServersJobs() {
+        guard let requeued = try? store.requeueExpiredLeases(now: Date()), !requeued.isEmpty else { return }
+        workers.jobQueued()
     }
 
     /// Shows a change to job `name` that any server made (announced by the database) to this server's waiters.

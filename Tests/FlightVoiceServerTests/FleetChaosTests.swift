@@ -1,0 +1,115 @@
+import DatabaseTestSupport
+import Foundation
+import Testing
+import TranscriptionJobs
+import TranscriptionJobsPostgres
+
+/// Three real `flightvoice serve` processes share one PostgreSQL database; jobs with callbacks are submitted to any of
+/// them while servers are killed with SIGKILL and restarted at random. Every job completes exactly once, and no
+/// callback reaches the receiver twice. Bounded in time.
+///
+/// `make test` runs a small fleet-sized batch (`FLIGHTVOICE_CHAOS_JOBS`, default 100) of very short clips so that it
+/// fits in the suite's time; `scripts/chaos-fleet.sh` runs 200 jobs of a real spoken clip.
+@Suite("Three servers on one PostgreSQL under kill -9", .enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+struct FleetChaosTests {
+    static let serverCount = 3
+    static let environment = ProcessInfo.processInfo.environment
+    static let jobCount = environment["FLIGHTVOICE_CHAOS_JOBS"].flatMap(Int.init) ?? 100
+    /// The whole test gives up after this long.
+    static let deadlineSeconds = environment["FLIGHTVOICE_CHAOS_SECONDS"].flatMap(Double.init) ?? 150
+    /// Short, so that a killed server's job goes to another one quickly.
+    static let leaseSeconds = 2
+    /// Pause between kills, in seconds: long enough for a restarted server to load its models and take work.
+    static let killPause = 1.0...3.0
+
+    /// The clip every job decodes: `FLIGHTVOICE_CHAOS_CLIP`, else half a second of quiet noise (decoded for real,
+    /// "no speech" completes the job) so that the batch is quick on a loaded two-core machine.
+    static func clip(in folder: URL) throws -> URL {
+        if let path = environment["FLIGHTVOICE_CHAOS_CLIP"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        let url = folder.appendingPathComponent("short.wav")
+        try quietWAV(seconds: 0.5).write(to: url)
+        return url
+    }
+
+    /// A 16 kHz, 16-bit mono WAV of low random noise.
+    static func quietWAV(seconds: Double) -> Data {
+        let rate = 16_000
+        let samples = Int(Double(rate) * seconds)
+        var data = Data()
+        func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + samples * 2)); data.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2)); append(UInt16(2)); append(UInt16(16))
+        data.append(contentsOf: Array("data".utf8)); append(UInt32(samples * 2))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<samples { append(Int16.random(in: -60...60, using: &generator)) }
+        return data
+    }
+
+    @Test("jobs submitted to three servers killed and restarted at random: each completes once, no callback twice")
+    func killedServersLoseNoJobAndRepeatNoCallback() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        let store = try PostgresJobStore(url: url)
+        let receiver = try CallbackReceiver()
+        let folders = try (0..<Self.serverCount).map { _ in try ServerProcess.makeDataFolder() }
+        let clip = try Self.clip(in: folders[0])
+        let arguments = ["--database", url, "--lease-seconds", String(Self.leaseSeconds), "--drain-seconds", "0"]
+        var servers = try folders.map { try ServerProcess(dataFolder: $0, arguments: arguments) }
+        defer { servers.forEach { $0.cleanUp() } }
+        var generator = SystemRandomNumberGenerator()
+        let start = Date()
+        let deadline = start.addingTimeInterval(Self.deadlineSeconds)
+
+        // Submit through the servers in turn; a refused connection (the server was just killed) retries elsewhere,
+        // and 409 means the first attempt did create the job.
+        let names = (0..<Self.jobCount).map { "chaos-\($0)" }
+        var nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
+        var kills = 0
+        func killOneAtRandom() throws {
+            let victim = Int.random(in: 0..<Self.serverCount, using: &generator)
+            servers[victim].stop(signal: SIGKILL)
+            kills += 1
+            servers[victim] = try ServerProcess(dataFolder: folders[victim], arguments: arguments)
+            nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
+        }
+        for (index, name) in names.enumerated() {
+            var created = false
+            for attempt in 0..<(Self.serverCount * 3) where !created {
+                let status = try? servers[(index + attempt) % Self.serverCount].createJob(name, clip: clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status
+                created = status == 201 || (status == 409 && attempt > 0)
+            }
+            #expect(created, "job \(name) was accepted by some server")
+            if Date() >= nextKill { try killOneAtRandom() }
+        }
+        while (try store.counts()[.completed] ?? 0) < Self.jobCount, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            if Date() >= nextKill { try killOneAtRandom() }
+        }
+        // Callbacks of the last jobs are still on their way: wait for them without killing.
+        _ = eventually(max(10, deadline.timeIntervalSinceNow)) {
+            (try? TestPostgres.column("SELECT count(*) FROM job_callbacks WHERE state = 'pending'", url: url)) == ["0"]
+        }
+        Thread.sleep(forTimeInterval: 1) // sends in flight finish
+
+        let counts = try store.counts()
+        #expect(counts[.completed] == Self.jobCount, "every job completed before the deadline (\(kills) kills): \(counts)")
+        #expect(kills > 0)
+        let completed = try store.list(status: .completed, nextToken: nil, limit: Self.jobCount + 1).jobs
+        #expect(Set(completed.map(\.name)) == Set(names))
+        #expect(completed.contains { $0.attempts > 1 }, "some job was taken over from a killed server (\(kills) kills)")
+        let deliveriesPerJob = try TestPostgres.column("SELECT job_name FROM job_callbacks GROUP BY job_name HAVING count(*) <> 1", url: url)
+        #expect(deliveriesPerJob.isEmpty, "one delivery recorded per job")
+
+        let received = receiver.received.compactMap { body in
+            ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["name"] as? String
+        }
+        #expect(received.count == Set(received).count, "no callback arrived twice: \(received.sorted())")
+        // A kill in the instant between marking a delivery as being sent and sending it leaves its outcome unknown:
+        // it is not resent (never twice) and stays recorded as interrupted. Every other callback must have arrived.
+        let interrupted = Set(try TestPostgres.column("SELECT job_name FROM job_callbacks WHERE state = 'sending'", url: url).compactMap { $0 })
+        let missing = Set(names).subtracting(received)
+        #expect(missing.isSubset(of: interrupted), "callbacks missing without a kill mid-send: \(missing.subtracting(interrupted).sorted())")
+        #expect(interrupted.count <= kills)
+        print("fleet chaos: \(Self.jobCount) jobs, \(kills) kills, \(completed.filter { $0.attempts > 1 }.count) taken over, \(received.count) callbacks received, \(missing.count) lost to a kill mid-send, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+    }
+}
