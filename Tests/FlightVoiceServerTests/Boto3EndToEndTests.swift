@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Foundation
 import Testing
 
@@ -36,8 +37,22 @@ import Testing
     }
 
     @Test func theSeedWorkflowRunsUnchangedButForTheEndpoint() throws {
+        try runSeedWorkflow(serverArguments: [])
+    }
+
+    /// On PostgreSQL the job's S3 media is copied into the shared job files (the worker reads only those), and
+    /// deleting the job removes the copy and the transcript.
+    @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+    func theSeedWorkflowRunsOnAFleetDatabase() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        try runSeedWorkflow(serverArguments: ["--database", url])
+        #expect(try TestPostgres.column("SELECT count(*) FROM job_files", url: url) == ["0"], "the deleted job's shared media and transcript are gone")
+    }
+
+    private func runSeedWorkflow(serverArguments: [String]) throws {
         let python = try Self.python()
-        let server = try ServerProcess()
+        let server = try ServerProcess(arguments: serverArguments)
         defer { server.cleanUp() }
         let result = try Self.run(python, [ServerProcess.fixtures.appendingPathComponent("boto3_workflow.py").path, server.baseURL,
                                            ServerProcess.samples.appendingPathComponent("lx40.wav").path, "LX40"],

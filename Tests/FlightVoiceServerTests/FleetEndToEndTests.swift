@@ -1,0 +1,74 @@
+import DatabaseTestSupport
+import Foundation
+import Testing
+
+/// Two servers on one PostgreSQL database, as behind a load balancer: whichever a client reaches sees the same jobs,
+/// transcripts, job events and flights.
+@Suite("Two servers sharing PostgreSQL", .serialized, .enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+struct FleetEndToEndTests {
+    let url: String
+    let tokenFile: URL
+    let first: ServerProcess
+    let second: ServerProcess
+
+    init() throws {
+        url = try TestPostgres.createDatabase()
+        tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("flightvoice-fleet-token-\(UUID().uuidString)")
+        try "fleet-token\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        let arguments = ["--database", url, "--token-file", tokenFile.path]
+        first = try ServerProcess(arguments: arguments)
+        second = try ServerProcess(arguments: arguments)
+    }
+
+    func cleanUp() {
+        first.cleanUp()
+        second.cleanUp()
+        try? FileManager.default.removeItem(at: tokenFile)
+        TestPostgres.dropDatabase(url: url)
+    }
+
+    @Test func aJobCreatedOnOneServerIsWaitedForStreamedAndReadOnTheOther() throws {
+        defer { cleanUp() }
+        let clip = ServerProcess.samples.appendingPathComponent("lx40.wav")
+        #expect(try first.createJob("fleet-lx40", clip: clip).status == 201)
+        let events = try second.request("GET", "/v1/transcription-jobs/fleet-lx40/events", timeout: 60)
+        #expect(events.text.contains("event: completed"), "the other server's event stream ends with the job: \(events.text)")
+        let waited = try second.request("GET", "/v1/transcription-jobs/fleet-lx40?wait=30")
+        #expect(waited.json["status"] as? String == "COMPLETED")
+        #expect((waited.json["answer"] as? [String: Any])?["flight"] as? String == "LX40")
+        for server in [first, second] {
+            let transcript = try server.request("GET", "/v1/transcription-jobs/fleet-lx40/transcript")
+            #expect(transcript.status == 200)
+            #expect(try JSONDecoder().decode(TranscribeResult.self, from: transcript.body).results.transcripts.first?.transcript == "l x forty")
+        }
+        #expect(try TestPostgres.column("SELECT count(*) FROM job_files", url: url) == ["2"], "media and transcript are in the database")
+
+        // ?wait on one server returns when a job another server decodes finishes, not at the end of the wait.
+        #expect(try second.createJob("fleet-second", clip: clip).status == 201)
+        let started = Date()
+        let other = try first.request("GET", "/v1/transcription-jobs/fleet-second?wait=50")
+        #expect(other.json["status"] as? String == "COMPLETED")
+        #expect(Date().timeIntervalSince(started) < 40)
+
+        #expect(try second.request("DELETE", "/v1/transcription-jobs/fleet-lx40").status == 204)
+        #expect(try first.request("GET", "/v1/transcription-jobs/fleet-lx40").status == 404)
+        #expect(try TestPostgres.column("SELECT count(*) FROM job_files", url: url) == ["2"], "only the remaining job's media and transcript are left")
+    }
+
+    @Test func aFlightChangedThroughOneServerIsAnsweredByTheOther() throws {
+        defer { cleanUp() }
+        let changed = try first.request("PUT", "/v1/flights/LX40", body: Data(#"{"gate": "Z9"}"#.utf8),
+                                         headers: ["Authorization": "Bearer fleet-token", "Content-Type": "application/json"])
+        #expect(changed.status == 200, "\(changed.text)")
+        let seen = try second.request("GET", "/v1/flights/LX40")
+        #expect(((seen.json["result"] as? [String: Any])?["gate"] as? String) == "Z9")
+        let header = "flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares\n"
+        let bearer = ["Authorization": "Bearer fleet-token", "Content-Type": "text/csv"]
+        let refused = try second.request("POST", "/v1/flights:import", body: Data((header + "LX40,Swiss,departure,JFK,New York,13:05,,E,Y1,,boarding,\nZZ1,Nowhere Air,sideways,JFK,New York,13:00,,E,Y2,,scheduled,\n").utf8), headers: bearer)
+        #expect(refused.status == 400, "a bad row refuses the whole file: \(refused.text)")
+        #expect(((try first.request("GET", "/v1/flights/LX40").json["result"] as? [String: Any])?["gate"] as? String) == "Z9", "nothing of it was written")
+        let imported = try second.request("POST", "/v1/flights:import", body: Data((header + "LX40,Swiss,departure,JFK,New York,13:05,,E,Y1,,boarding,\n").utf8), headers: bearer)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(((try first.request("GET", "/v1/flights/LX40").json["result"] as? [String: Any])?["gate"] as? String) == "Y1")
+    }
+}
