@@ -179,9 +179,7 @@ extension FlightVoiceService {
         if let uri = job.request.mediaURI { object["Media"] = .object(["MediaFileUri": .string(uri)]) }
         if let format = job.request.mediaFormat { object["MediaFormat"] = .string(format) }
         if let rate = job.request.mediaSampleRateHertz { object["MediaSampleRateHertz"] = .int(rate) }
-        if let started = job.startedAt { object["StartTime"] = .double(started.timeIntervalSince1970) }
-        if let completed = job.completedAt { object["CompletionTime"] = .double(completed.timeIntervalSince1970) }
-        if let reason = job.failureReason { object["FailureReason"] = .string(reason) }
+        Self.addProgress(of: job, to: &object)
         if job.status == .completed { object["Transcript"] = .object(["TranscriptFileUri": .string(transcriptURI(job))]) }
         return .object(object)
     }
@@ -194,10 +192,15 @@ extension FlightVoiceService {
             "CreationTime": .double(job.createdAt.timeIntervalSince1970),
             "OutputLocationType": .string(job.request.outputBucket == nil ? "SERVICE_BUCKET" : "CUSTOMER_BUCKET"),
         ]
+        Self.addProgress(of: job, to: &object)
+        return .object(object)
+    }
+
+    /// StartTime, CompletionTime and FailureReason, as far as the job has them (timestamps in epoch seconds).
+    private static func addProgress(of job: TranscriptionJob, to object: inout [String: JSONValue]) {
         if let started = job.startedAt { object["StartTime"] = .double(started.timeIntervalSince1970) }
         if let completed = job.completedAt { object["CompletionTime"] = .double(completed.timeIntervalSince1970) }
         if let reason = job.failureReason { object["FailureReason"] = .string(reason) }
-        return .object(object)
     }
 
     static func awsJSON(_ value: JSONValue) -> HTTPResponse {
