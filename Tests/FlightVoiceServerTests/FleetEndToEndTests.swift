@@ -72,3 +72,25 @@ struct FleetEndToEndTests {
         #expect(((try first.request("GET", "/v1/flights/LX40").json["result"] as? [String: Any])?["gate"] as? String) == "Y1")
     }
 }
+
+/// `scripts/fleet-demo.sh`: PostgreSQL, two servers and two kiosk panes under tmux.
+@Suite("The fleet demonstration script", .enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+struct FleetDemoScriptTests {
+    /// The demonstration script (PostgreSQL, two servers, two kiosk panes under tmux) proves its own point with --check.
+    @Test func theFleetDemoShowsAGateChangeOnBothKiosks() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [ServerProcess.packageRoot.appendingPathComponent("scripts/fleet-demo.sh").path, "--check", "--database", url]
+        process.environment = ProcessInfo.processInfo.environment.merging(["FLIGHTVOICE_BIN": ServerProcess.executable.path]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("reached server 2 and both kiosks"))
+    }
+}
