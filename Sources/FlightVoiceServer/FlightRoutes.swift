@@ -53,7 +53,7 @@ extension FlightVoiceService {
     /// The answer to a typed lookup, from the cache while the schedule and the minute are unchanged.
     private func lookUp(_ text: String) throws(APIError) -> HTTPResponse {
         let now = configuration.now()
-        let key = LookupCache.Key(text: text, revision: lastScheduleRevision.load(ordering: .acquiring), minute: Int64((now.timeIntervalSince1970 / 60).rounded(.down)))
+        let key = LookupCache.Key(text: text, revision: lookupRevision.load(ordering: .acquiring), minute: Int64((now.timeIntervalSince1970 / 60).rounded(.down)))
         if let cached = lookupCache.response(for: key) { return cached }
         let response: HTTPResponse
         do { response = try answerLookup(text, now: now) } catch { response = error.response }

@@ -34,8 +34,11 @@ public final class FlightVoiceService: Sendable {
     public let startupNotes: [String]
     private let server = Mutex<HTTPServer?>(nil)
     private let draining = Atomic<Bool>(false)
-    /// The flights' revision the workers' grammar and the lookup cache were built from.
+    /// The flights' revision the workers' grammar was built from.
     let lastScheduleRevision: Atomic<Int64>
+    /// The newest flights' revision this server knows of, set as soon as a change is heard (before the grammar is
+    /// rebuilt): the lookup cache's key, so that no answer cached before a change is served after it is known.
+    let lookupRevision: Atomic<Int64>
     /// Answers to typed lookups for the current schedule revision and minute.
     let lookupCache = LookupCache()
     private let scheduleCheck = Mutex<Void>(())
@@ -89,6 +92,7 @@ public final class FlightVoiceService: Sendable {
         let flightStore = flights
         let revision = (try? flightStore.scheduleRevision()) ?? 0
         lastScheduleRevision = Atomic(revision)
+        lookupRevision = Atomic(revision)
         callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
         let baseURL = self.baseURL
@@ -146,6 +150,7 @@ public final class FlightVoiceService: Sendable {
     func checkSchedule() {
         scheduleCheck.withLock { _ in
             guard let revision = try? flights.scheduleRevision(), revision != lastScheduleRevision.load(ordering: .acquiring) else { return }
+            lookupRevision.store(revision, ordering: .releasing)
             guard let answerer = try? SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now()) else { return }
             lastScheduleRevision.store(revision, ordering: .releasing)
             workers.useSchedule(answerer)
@@ -157,7 +162,10 @@ public final class FlightVoiceService: Sendable {
     private func startRelays() {
         let schedule = Task.detached { [self] in
             for await change in flights.scheduleChanges() where !Task.isCancelled {
-                if case .revised = change { checkSchedule() }
+                if case .revised(let revision) = change {
+                    lookupRevision.store(revision, ordering: .releasing)
+                    checkSchedule()
+                }
             }
         }
         var tasks = [schedule]
