@@ -100,3 +100,23 @@ struct FleetDemoScriptTests {
         #expect(output.contains("reached server 2 and both kiosks"))
     }
 }
+
+@Suite struct FleetDatabaseUnreachableTests {
+    /// A server whose database is down says so and exits 76 (database server unreachable), without listening.
+    @Test func serveExits76WhenTheDatabaseCannotBeReached() throws {
+        let folder = try ServerProcess.makeDataFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = ["serve", "--port", "0", "--data", folder.path, "--database", "postgres://nobody@127.0.0.1:1/flights"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 76, "\(output)")
+        #expect(output.contains("cannot reach the PostgreSQL database"))
+        #expect(!output.contains("listening on"))
+    }
+}
