@@ -5,7 +5,7 @@ import FlightCore
 /// The recognizer accepts, confirms or rejects on these numbers (see `RecognitionThresholds`); with the expected
 /// answer beside them, a threshold can be read off as "the loosest value at which at most N% of clips got a wrong
 /// flight" per noise band, without rerunning the decoder. Pure.
-public enum DecisionFeatures {
+extension DecisionFeatures {
     /// The header row.
     public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score", "fit_without_rival",
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
