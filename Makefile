@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
 
-.PHONY: run test deps build release eval clean training-tools training-set
+.PHONY: run test deps build release eval clean training-tools training-set benchmarks
 
 run: deps release
 	$(BINARY) db status
@@ -49,3 +49,8 @@ training-tools:
 
 training-set: training-tools
 	nice -n 10 scripts/training-data/make-training-set.py $(TRAINING_SET) $(TRAINING_SET_FLAGS)
+
+# BENCHMARKS.md from scratch: make benchmarks [CORPUS=../shared/corpus] [TRAINING_SET=...] (held-out voices come from
+# `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
+benchmarks: release
+	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET)

@@ -55,12 +55,10 @@ public final class FlightRecognizer {
         grammar = FlightGrammar(vocabulary: vocabulary)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         todaysFlights = Set(vocabulary.flights)
-        decider = Decider(thresholds: configuration.thresholds)
+        decider = Decider(thresholds: configuration.thresholds, model: configuration.decisionModel)
         todaysGrammar = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose),
                                     nbestLimit: configuration.nbestLimit, nbestVisitLimit: configuration.nbestVisitLimit)
-        phoneLoop = PhoneLoopPass(decoder: try PocketSphinxDecoder(
-            arguments: configuration.commonArguments + [("-allphone", configuration.phoneLanguageModel), ("-allphone_ci", "yes")],
-            verbose: configuration.verbose))
+        phoneLoop = PhoneLoopPass(decoder: try PocketSphinxDecoder(arguments: configuration.phoneLoopArguments, verbose: configuration.verbose))
         openGrammar = OpenGrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.openGrammarArguments, verbose: configuration.verbose))
         try installGrammar()
     }
@@ -191,7 +189,7 @@ public final class FlightRecognizer {
 
     /// Decodes `samples` again with today's grammar less `flights`: the best path among today's other flights.
     private func rivalPath(of samples: [Int16], excluding flights: [FlightNumber]) throws -> RivalPath {
-        let rival = try rivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose))
+        let rival = try rivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
         rivalPass = rival
         try rival.exclude(flights, from: vocabulary, pronunciations: &addedPronunciations)
         return try rival.decode(samples)

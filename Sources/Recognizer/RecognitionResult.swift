@@ -24,7 +24,8 @@ public enum RejectionReason: Sendable, Hashable {
     case noHypothesis
     /// The words heard do not name one of today's flights.
     case notAFlight
-    /// The words name a flight, but the audio fits them too poorly (the fit score, see `RecognitionThresholds`).
+    /// The words name a flight, but too unlikely to be the one said: `score` is the decision model's probability
+    /// (`DecisionModel`), or the fit score when deciding on hand thresholds (`RecognitionThresholds`).
     case lowConfidence(score: Double)
 
     /// One sentence for a traveller or an operator.

@@ -1,3 +1,4 @@
+import Foundation
 import FlightCore
 @testable import Recognizer
 import Testing
@@ -7,7 +8,7 @@ import Testing
 struct DeciderTests {
     static let lx40 = FlightNumber(parsing: "LX40")!
     static let lx44 = FlightNumber(parsing: "LX44")!
-    let decider = Decider(thresholds: RecognitionThresholds())
+    let decider = Decider(thresholds: RecognitionThresholds(), model: nil)
     var thresholds: RecognitionThresholds { decider.thresholds }
 
     /// Features of "l x forty" heard as LX 40 whose flight words fit against the phone loop by `fit` per frame, with
@@ -77,5 +78,54 @@ struct DeciderTests {
                                                   rival: RivalReading(text: "l x forty four", flight: Self.lx44, margin: 1)))
         #expect(lifted.decision == .accepted(Self.lx40))
         #expect(lifted.fitScore! - lifted.fitScoreWithoutRival! == thresholds.rivalShare(margin: 1))
+    }
+}
+
+@Suite("Deciding on the calibrated probability")
+struct CalibratedDeciderTests {
+    /// A model that reads only the flight words' fit: probability one half at fit -50, rising by e per unit.
+    static let fitOnly: DecisionModel = {
+        let count = DecisionModel.inputNames.count
+        var weights = [Double](repeating: 0, count: count)
+        weights[0] = 1
+        return DecisionModel(inputNames: DecisionModel.inputNames, means: [-50] + [Double](repeating: 0, count: count - 1),
+                             scales: [Double](repeating: 1, count: count), weights: weights, intercept: 0,
+                             acceptProbability: 0.9, confirmProbability: 0.3)
+    }()
+    let decider = Decider(thresholds: RecognitionThresholds(), model: fitOnly)
+
+    @Test("the committed model reads the inputs the fitting script writes, in the same order")
+    func committedModelMatchesInputs() {
+        #expect(DecisionModel.fitted.inputNames == DecisionModel.inputNames)
+        #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == DecisionModel.inputNames.count)
+        #expect(DecisionModel.fitted.confirmProbability <= DecisionModel.fitted.acceptProbability)
+    }
+
+    @Test("answer from the accept probability, ask between, ask again below; confidence is the probability")
+    func decidesOnProbability() {
+        let sure = decider.decide(DeciderTests.features(fit: -47))
+        #expect(sure.decision == .accepted(DeciderTests.lx40))
+        #expect(abs(sure.confidence - 1 / (1 + exp(-3))) < 1e-12)
+        #expect(sure.wordConfidences.allSatisfy { $0 == sure.confidence })
+        #expect(decider.decide(DeciderTests.features(fit: -50)).decision == .confirm([DeciderTests.lx40]))
+        #expect(decider.decide(DeciderTests.features(fit: -53)).decision.acceptedFlight == nil)
+        if case .rejected(.lowConfidence(let probability)) = decider.decide(DeciderTests.features(fit: -53)).decision {
+            #expect(probability < 0.3)
+        } else {
+            Issue.record("a probability below the confirm probability asks again")
+        }
+    }
+
+    @Test("doubt still asks: another of today's flights heard by the open grammar, or unexplained speech")
+    func doubtAsks() {
+        #expect(decider.decide(DeciderTests.features(fit: -40, open: DeciderTests.lx44, openIsToday: true)).decision
+                == .confirm([DeciderTests.lx40, DeciderTests.lx44]))
+        #expect(decider.decide(DeciderTests.features(fit: -40, unexplained: 1)).decision == .confirm([DeciderTests.lx40]))
+    }
+
+    @Test("the model reads the rival on every utterance heard as a flight")
+    func alwaysWantsRival() {
+        #expect(decider.wantsRival(DeciderTests.features(fit: -200)))
+        #expect(!decider.wantsRival(DeciderTests.features(fit: -40, heard: [])))
     }
 }
