@@ -24,7 +24,8 @@ public enum RejectionReason: Sendable, Hashable {
     case noHypothesis
     /// The words heard do not name one of today's flights.
     case notAFlight
-    /// The words name a flight, but the audio fits them too poorly (the fit score, see `RecognitionThresholds`).
+    /// The words name a flight, but too unlikely to be the one said: `score` is the decision model's probability
+    /// (`DecisionModel`), or the fit score when deciding on hand thresholds (`RecognitionThresholds`).
     case lowConfidence(score: Double)
 
     /// One sentence for a traveller or an operator.
@@ -81,9 +82,45 @@ public struct RecognitionResult: Sendable {
     public let audioDuration: Double
     /// Wall-clock seconds spent in the final decode and the confidence pass.
     public let decodeSeconds: Double
+    /// Everything measured that the decision was taken on; nil when nothing was heard as words.
+    public let features: DecisionFeatures?
 
     /// Utterance confidence, 0...1 (the calibrated fit score).
     public var confidence: Double { transcript.confidence }
+}
+
+extension RecognitionResult {
+    /// The result of audio in which no words were heard.
+    init(unheard decision: RecognitionDecision, audioDuration: Double, decodeSeconds: Double) {
+        self.init(transcript: .empty, decision: decision, candidates: [], alternativeCandidates: [], grammarFlights: [],
+                  logLikelihoodRatio: nil, flightWordsRatio: nil, lowestWordRatio: nil, speechFrames: 0, signalToNoiseRatio: nil,
+                  openReading: nil, fitScore: nil, fitScoreWithoutRival: nil, unexplainedSpeechSeconds: nil,
+                  shortestFlightWordFramesPerPhone: nil, rivalReading: nil, audioDuration: audioDuration, decodeSeconds: decodeSeconds,
+                  features: nil)
+    }
+
+    /// The result of words heard, measured as `features` and decided as `verdict`; word times are mapped back into the
+    /// clip through `keptFrames`, and each alternative is read as flights by `readAlternative`.
+    init(features: DecisionFeatures, verdict: Decider.Verdict, keptFrames: KeptFrames,
+         readAlternative: (String) -> [FlightCandidate], audioDuration: Double, decodeSeconds: Double) {
+        let framesPerSecond = FlightRecognizer.framesPerSecond
+        let words = features.words.indices.map { index in
+            let word = features.words[index]
+            return RecognizedWord(word: FlightRecognizer.baseWord(word.word), start: Double(keptFrames.clipFrame(word.startFrame)) / framesPerSecond,
+                                  end: Double(keptFrames.clipFrame(word.endFrame) + 1) / framesPerSecond, confidence: verdict.wordConfidences[index])
+        }
+        // The open grammar's reading is the first alternative: what the audio says when nothing is forced.
+        var alternatives = ([features.openReading.text] + features.alternatives.map(\.text)).filter { !$0.isEmpty && $0 != features.transcript }
+        alternatives = alternatives.enumerated().filter { !alternatives.prefix($0.offset).contains($0.element) }.map(\.element)
+        self.init(transcript: Transcript(text: features.transcript, words: words, confidence: verdict.confidence, alternatives: alternatives),
+                  decision: verdict.decision, candidates: features.candidates, alternativeCandidates: alternatives.map(readAlternative),
+                  grammarFlights: features.grammarFlights, logLikelihoodRatio: features.logLikelihoodRatio,
+                  flightWordsRatio: features.flightWordsRatio, lowestWordRatio: features.lowestWordRatio, speechFrames: features.speechFrames,
+                  signalToNoiseRatio: features.signalToNoiseRatio, openReading: features.openReading, fitScore: verdict.fitScore,
+                  fitScoreWithoutRival: verdict.fitScoreWithoutRival, unexplainedSpeechSeconds: features.unexplainedSpeechSeconds,
+                  shortestFlightWordFramesPerPhone: features.shortestFlightWordFramesPerPhone, rivalReading: features.rival,
+                  audioDuration: audioDuration, decodeSeconds: decodeSeconds, features: features)
+    }
 }
 
 /// What the utterance says when the grammar does not restrict it to today's flights.

@@ -121,3 +121,49 @@ struct GrammarNormalizerAgreementTests {
         #expect(rules["query"] == nil, "rules that reference others are not word lists")
     }
 }
+
+@Suite("Decoding passes")
+struct DecodingPassTests {
+    /// A pass of the test day's grammar, and that grammar.
+    static func todaysGrammarPass() throws -> (GrammarPass, FlightGrammar) {
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        let pass = GrammarPass(decoder: try PocketSphinxDecoder(arguments: RecognizerConfiguration().commonArguments, verbose: false))
+        var pronunciations: [String: String] = [:]
+        try pass.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &pronunciations)
+        return (pass, grammar)
+    }
+
+    @Test("a pass fed a clip in chunks, whole-utterance, reads exactly what it reads when fed the clip at once")
+    func chunkedFeedingIsWholeDecoding() throws {
+        let (pass, grammar) = try Self.todaysGrammarPass()
+        let samples = try TestFlights.samples("lx40.wav")
+        let whole = try pass.decode(samples)
+        try pass.begin()
+        for start in stride(from: 0, to: samples.count, by: 777) { try pass.feed(samples[start..<min(samples.count, start + 777)]) }
+        let chunked = try pass.end()
+        #expect(whole.hasPath && grammar.flights(in: whole.text) == [FlightNumber(parsing: "LX40")!], "heard \"\(whole.text)\"")
+        #expect(chunked.text == whole.text && chunked.pathScore == whole.pathScore)
+        #expect(chunked.words.map(\.endFrame) == whole.words.map(\.endFrame))
+    }
+
+    @Test("fed incrementally, a pass hears the flight while the audio streams in")
+    func incrementalFeedingGivesPartials() throws {
+        let (pass, grammar) = try Self.todaysGrammarPass()
+        let samples = try TestFlights.samples("lx40.wav")
+        try pass.begin(feeding: .incremental)
+        var partials: [String] = []
+        for start in stride(from: 0, to: samples.count, by: 1024) {
+            try pass.feed(samples[start..<min(samples.count, start + 1024)])
+            if let text = pass.partialText, !text.isEmpty { partials.append(text) }
+        }
+        let final = try pass.end()
+        #expect(!partials.isEmpty)
+        #expect(grammar.flights(in: final.text) == [FlightNumber(parsing: "LX40")!], "heard \"\(final.text)\"")
+    }
+
+    @Test("feeding without beginning is an error, not a crash")
+    func feedWithoutBegin() throws {
+        let pass = PhoneLoopPass(decoder: try PocketSphinxDecoder(arguments: RecognizerConfiguration().commonArguments, verbose: false))
+        #expect(throws: RecognizerError.self) { try pass.feed([1, 2, 3][...]) }
+    }
+}

@@ -9,6 +9,16 @@ struct FlightRecognizerTests {
     /// Flights that sound close to "L X forty" (lx40.wav).
     static let nearMissesOfLX40 = ["LX4", "LX14", "LX41", "LX44"].map { FlightNumber(parsing: $0)! }
 
+    /// The hand-threshold decision at the wide beams it was chosen with, the rival decoded at the same beams as today's
+    /// grammar: there its lead is on the fit score's scale (at the rival's own narrow beams it often finds no path).
+    static var handThresholds: RecognizerConfiguration {
+        var configuration = RecognizerConfiguration()
+        configuration.decisionModel = nil
+        (configuration.beam, configuration.phoneBeam, configuration.wordBeam) = (1e-80, 1e-80, 1e-60)
+        configuration.rivalBeams = (configuration.beam, configuration.phoneBeam, configuration.wordBeam)
+        return configuration
+    }
+
     @Test("clean fixtures are recognized as their flight", arguments: flightFixtures)
     func recognizesFlight(file: String) throws {
         let expected = try #require(try TestFlights.manifest().first { $0.file == file }?.flight)
@@ -89,12 +99,12 @@ struct FlightRecognizerTests {
     @Test("the lead over today's other flights can lift an answer over the accept threshold, never over the reject one")
     func rivalLeadDecides() throws {
         let samples = try TestFlights.samples("lx40.wav")
-        let plain = try FlightRecognizer(vocabulary: TestFlights.vocabulary).recognize(samples: samples)
+        let plain = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: Self.handThresholds).recognize(samples: samples)
         let withoutLead = try #require(plain.fitScoreWithoutRival)
         let lead = try #require(plain.fitScore) - withoutLead
         #expect(lead > 0, "the open grammar read another flight, and LX 40 leads today's others")
         func decision(_ change: (inout RecognitionThresholds) -> Void) throws -> RecognitionDecision {
-            var configuration = RecognizerConfiguration()
+            var configuration = Self.handThresholds
             change(&configuration.thresholds)
             return try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration).recognize(samples: samples).decision
         }
@@ -106,7 +116,7 @@ struct FlightRecognizerTests {
 
     @Test("an answer not certain enough to give offers the nearest of today's other flights beside the one heard")
     func unsureAnswerOffersRival() throws {
-        var configuration = RecognizerConfiguration()
+        var configuration = Self.handThresholds
         configuration.alwaysReadsRival = true
         configuration.thresholds.unexplainedSpeechSeconds = -1
         let recognizer = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: TestFlights.flights + Self.nearMissesOfLX40),
@@ -118,7 +128,7 @@ struct FlightRecognizerTests {
 
     @Test("the rival is the best reading as another of today's flights; it is closer when the flight heard is itself a near miss")
     func rivalReading() throws {
-        var configuration = RecognizerConfiguration()
+        var configuration = Self.handThresholds
         configuration.alwaysReadsRival = true
         let nearMisses = Self.nearMissesOfLX40
         let samples = try TestFlights.samples("lx40.wav")
@@ -136,8 +146,8 @@ struct FlightRecognizerTests {
         let nearMissRival = try #require(nearMiss.rivalReading)
         #expect(try #require(nearMissRival.margin) < (try #require(rival.margin)) / 2, "rival heard \"\(nearMissRival.text)\"")
 
-        let unmeasured = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: nearMisses))
-            .recognize(samples: samples)
+        let unmeasured = try FlightRecognizer(vocabulary: FlightVocabulary(airlines: TestFlights.airlines, flights: nearMisses),
+                                              configuration: Self.handThresholds).recognize(samples: samples)
         #expect(unmeasured.decision == nearMiss.decision, "measuring the rival everywhere decides nothing differently")
         #expect(unmeasured.fitScoreWithoutRival == nearMiss.fitScoreWithoutRival)
     }

@@ -15,7 +15,7 @@ enum EvalCommand: Command {
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.handThresholds, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

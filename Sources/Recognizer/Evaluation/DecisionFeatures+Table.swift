@@ -5,11 +5,13 @@ import FlightCore
 /// The recognizer accepts, confirms or rejects on these numbers (see `RecognitionThresholds`); with the expected
 /// answer beside them, a threshold can be read off as "the loosest value at which at most N% of clips got a wrong
 /// flight" per noise band, without rerunning the decoder. Pure.
-public enum DecisionFeatures {
+extension DecisionFeatures {
     /// The header row.
     public static let header = ["path", "expected", "outcome", "heard_flight", "decision", "confidence", "fit_score", "fit_without_rival",
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
-                                "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript"]
+                                "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript",
+                                "heard_today", "grammars_agree", "open_flight_today", "all_words_ratio", "lowest_word_ratio",
+                                "word_count", "flight_word_count", "speech_s", "duration_s"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -31,7 +33,16 @@ public enum DecisionFeatures {
             number(result?.shortestFlightWordFramesPerPhone), number(result?.rivalReading?.margin),
             result?.rivalReading?.flight?.canonical ?? "",
             result?.openReading?.flight?.canonical ?? "", result?.transcript.text ?? "", result?.openReading?.text ?? "",
-        ]
+        ] + measuredCells(result?.features, duration: result?.audioDuration)
         return cells.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t")
+    }
+
+    /// The measures beyond the fit score's parts (empty cells when nothing was heard as words).
+    private static func measuredCells(_ features: DecisionFeatures?, duration: Double?) -> [String] {
+        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
+        guard let features else { return ["", "", "", "", "", "", "", "", number(duration)] }
+        return [features.heardFlights.first?.canonical ?? "", features.agreesWithOpenGrammar ? "1" : "0", features.openFlightIsToday ? "1" : "0",
+                number(features.logLikelihoodRatio), number(features.lowestWordRatio), String(features.words.count),
+                String(features.flightWordIndices.count), number(Double(features.speechFrames) / FlightRecognizer.framesPerSecond), number(duration)]
     }
 }

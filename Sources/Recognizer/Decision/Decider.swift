@@ -1,0 +1,123 @@
+import FlightCore
+import Foundation
+
+/// Maps an utterance's `DecisionFeatures` to what to do: answer, "did you mean…?", or not understood.
+///
+/// With a `DecisionModel` (the default), the decision is taken on the model's probability that the flight heard is the
+/// one said, and that probability is the confidence. Without one, it is taken on the hand-set *fit score* (see
+/// `RecognitionThresholds`): the flight words' fit against the phone loop and the open grammar, less what their
+/// hurried pace costs, plus the lead over today's nearest other flight; the fit score is reported either way.
+/// Either way, doubt asks: another of today's flights heard by the open grammar, or speech the words do not explain,
+/// makes an answer a question. Pure; `Sendable`.
+struct Decider: Sendable {
+    /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
+    let thresholds: RecognitionThresholds
+    /// The calibrated model decided on; nil decides on `thresholds`.
+    let model: DecisionModel?
+
+    /// The decision and the numbers it was taken on.
+    struct Verdict: Sendable {
+        /// What to do.
+        let decision: RecognitionDecision
+        /// Utterance confidence, 0...1: 0.5 exactly at the accept threshold.
+        let confidence: Double
+        /// The fit score with the rival's share; nil when the open grammar found no path.
+        let fitScore: Double?
+        /// The fit score without the rival's share: what the reject threshold is compared with.
+        let fitScoreWithoutRival: Double?
+        /// Confidence of each word of `DecisionFeatures.words`, 0...1.
+        let wordConfidences: [Double]
+    }
+
+    /// The fit score before the rival's lead counts; nil when the open grammar found no path (no second opinion).
+    func fitScoreWithoutRival(_ features: DecisionFeatures) -> Double? {
+        features.openReading.fitDifference.map {
+            features.flightWordsRatio + thresholds.openGrammarWeight * $0
+                - thresholds.squeezePenalty(framesPerPhone: features.shortestFlightWordFramesPerPhone)
+        }
+    }
+
+    /// The fit score from which this utterance is answered: two grammars agreeing on the exact flight, one of them free
+    /// to say any, is evidence the score cannot see, so then anything above the reject threshold is accepted.
+    func acceptThreshold(_ features: DecisionFeatures) -> Double {
+        features.agreesWithOpenGrammar ? thresholds.rejectScore : thresholds.acceptScore(signalToNoise: features.signalToNoiseRatio)
+    }
+
+    /// True when the lead over today's other flights can change the decision, so the rival pass is worth its time: the
+    /// open grammar did not read the same flight, and the lead's largest share could lift the score to the accept
+    /// threshold without the score being below the reject threshold already.
+    /// The decision model reads the rival's lead on every utterance heard as a flight.
+    func wantsRival(_ features: DecisionFeatures) -> Bool {
+        if model != nil { return !features.grammarFlights.isEmpty }
+        guard !features.agreesWithOpenGrammar, let score = fitScoreWithoutRival(features) else { return false }
+        return score >= thresholds.rejectScore && score + thresholds.largestRivalShare >= acceptThreshold(features)
+    }
+
+    /// Decides on `features` (with the rival reading, when it was decoded).
+    func decide(_ features: DecisionFeatures) -> Verdict {
+        let acceptAt = acceptThreshold(features)
+        let withoutRival = fitScoreWithoutRival(features)
+        let rivalShare = features.agreesWithOpenGrammar ? 0 : thresholds.rivalShare(margin: features.rival?.margin)
+        let fitScore = withoutRival.map { $0 + rivalShare }
+        if let model {
+            let probability = model.probability(features)
+            return Verdict(decision: decision(features, probability: probability, model: model), confidence: probability,
+                           fitScore: fitScore, fitScoreWithoutRival: withoutRival,
+                           wordConfidences: features.words.map { _ in probability })
+        }
+        let wordConfidences = features.words.map { word in
+            confidence(word.phoneLoopRatio + thresholds.openGrammarWeight * (word.openGrammarGap ?? 0)
+                       - thresholds.squeezePenalty(framesPerPhone: word.framesPerPhone) + rivalShare, acceptAt: acceptAt)
+        }
+        return Verdict(decision: decision(features, score: fitScore, scoreWithoutRival: withoutRival, acceptAt: acceptAt),
+                       confidence: confidence(fitScore ?? features.flightWordsRatio, acceptAt: acceptAt),
+                       fitScore: fitScore, fitScoreWithoutRival: withoutRival, wordConfidences: wordConfidences)
+    }
+
+    /// The calibrated decision: asks again below the model's confirm probability, answers from its accept probability
+    /// unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest rival) in between.
+    private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
+        guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
+        if probability < model.confirmProbability { return .rejected(.lowConfidence(score: probability)) }
+        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability)
+    }
+
+    private func decision(_ features: DecisionFeatures, score: Double?, scoreWithoutRival: Double?, acceptAt: Double) -> RecognitionDecision {
+        let heard = features.heardFlights
+        guard let best = heard.first else { return .rejected(.notAFlight) }
+        // The lead over today's other flights says which flight, not whether one was said: it cannot save a poor fit.
+        if let scoreWithoutRival, scoreWithoutRival < thresholds.rejectScore { return .rejected(.lowConfidence(score: scoreWithoutRival)) }
+        return answerOrAsk(features, best: best, sure: score.map { $0 >= acceptAt } ?? false)
+    }
+
+    /// Answers `best` when `sure` and nothing doubts it; else offers it, with the other flights it may have been (or
+    /// the nearest rival).
+    private func answerOrAsk(_ features: DecisionFeatures, best: FlightNumber, sure: Bool) -> RecognitionDecision {
+        let others = doubtingFlights(features, best: best)
+        if !others.isEmpty { return .confirm([best] + others.prefix(2)) }
+        guard sure, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else {
+            return .confirm([best] + [features.rival?.flight].compactMap { $0 }.filter { $0 != best })
+        }
+        return .accepted(best)
+    }
+
+    /// Other flights of today the utterance may have named, besides `best`: more flights in the words heard, the open
+    /// grammar's flight when it is another of today's (unforced, the audio named it: both are plausible), and n-best
+    /// readings close to the best path.
+    private func doubtingFlights(_ features: DecisionFeatures, best: FlightNumber) -> [FlightNumber] {
+        let heard = features.heardFlights
+        var rivals: [FlightNumber] = []
+        // Unforced, the audio named another of today's flights: both are plausible.
+        if let openFlight = features.openReading.flight, openFlight != best, features.openFlightIsToday { rivals.append(openFlight) }
+        for alternative in features.alternatives where Double(features.pathScore) - Double(alternative.pathScore) <= thresholds.ambiguityMargin {
+            for flight in alternative.flights where flight != best && !rivals.contains(flight) { rivals.append(flight) }
+        }
+        return Array(heard.dropFirst()) + rivals.filter { !heard.contains($0) }
+    }
+
+    /// Confidence 0...1 of a fit score: 0.5 exactly at the accept threshold for this clip (its noise level, or the
+    /// reject threshold when the open grammar agrees), so a flight is answered without asking only at 0.5 or above.
+    private func confidence(_ score: Double, acceptAt: Double) -> Double {
+        1 / (1 + exp(-(score - acceptAt) / thresholds.confidenceScale))
+    }
+}

@@ -1,0 +1,164 @@
+import FlightCore
+
+/// Everything measured about one utterance that a `Decider` decides on: what today's grammar heard, how well its words
+/// fit against the other passes (phone loop, open grammar, rival), their pace, the noise and the unexplained speech.
+///
+/// Measured, not judged: no threshold enters here (only the measuring parameters of `unexplainedSpeechSeconds`).
+/// Frames are the decoded audio's 10 ms frames; scores are in the decoder's scaled log base. Pure value; `Sendable`.
+public struct DecisionFeatures: Sendable {
+    /// One word of today's grammar path and its fit.
+    public struct Word: Sendable {
+        /// The word as decoded ("thirty(2)" for an alternative pronunciation).
+        public let word: String
+        /// First and last decoded frame.
+        public let startFrame: Int
+        public let endFrame: Int
+        /// Acoustic score per frame minus the phone loop's over the same frames (log-likelihood ratio; 0 fits as well).
+        public let phoneLoopRatio: Double
+        /// Acoustic score per frame minus the open grammar's over the same frames; nil when the open grammar found no path.
+        public let openGrammarGap: Double?
+        /// Frames per phone of the pronunciation it was decoded with; nil when the dictionary has none.
+        public let framesPerPhone: Double?
+
+        /// Frames the word spans, at least one.
+        public var frameCount: Int { max(startFrame, endFrame) - startFrame + 1 }
+    }
+
+    /// An n-best alternative of today's grammar.
+    public struct Alternative: Sendable {
+        /// Its words.
+        public let text: String
+        /// Its path score.
+        public let pathScore: Int32
+        /// The flights they name by the grammar.
+        public let flights: [FlightNumber]
+    }
+
+    /// Today's grammar's best word sequence.
+    public let transcript: String
+    /// Its path score.
+    public let pathScore: Int32
+    /// Its words, without silences and fillers.
+    public let words: [Word]
+    /// Indices into `words` of the words that name the flight (airline and number); all words when none parse.
+    public let flightWordIndices: [Int]
+    /// The flights the path names by the grammar that produced it (usually one).
+    public let grammarFlights: [FlightNumber]
+    /// The normalizer's ranked readings of the transcript.
+    public let candidates: [FlightCandidate]
+    /// The flights heard among today's: the grammar's, else the normalizer's best reading when it flies today.
+    public let heardFlights: [FlightNumber]
+    /// The open grammar's reading, with the worst flight word's gap against it.
+    public let openReading: OpenGrammarReading
+    /// True when the open grammar's flight is one of today's.
+    public let openFlightIsToday: Bool
+    /// Frame-weighted mean of the phone-loop ratio over all words.
+    public let logLikelihoodRatio: Double
+    /// Frame-weighted mean of the phone-loop ratio over the flight words only.
+    public let flightWordsRatio: Double
+    /// Frames per phone of the flight word spoken fastest; nil when unknown.
+    public let shortestFlightWordFramesPerPhone: Double?
+    /// Estimated signal-to-noise ratio in dB (loud frames against quiet ones); nil for very short audio.
+    public let signalToNoiseRatio: Double?
+    /// Seconds of speech-loud audio outside the words heard.
+    public let unexplainedSpeechSeconds: Double
+    /// Frames from the first word's start to the last word's end.
+    public let speechFrames: Int
+    /// Other n-best hypotheses (not the transcript), best first.
+    public let alternatives: [Alternative]
+    /// The nearest of today's other flights; nil until the rival pass ran.
+    public internal(set) var rival: RivalReading?
+
+    /// The lowest phone-loop ratio of any word: the worst-fitting word.
+    public var lowestWordRatio: Double? { words.map(\.phoneLoopRatio).min() }
+
+    /// True when the open grammar, free to say any flight, read exactly the flight heard.
+    public var agreesWithOpenGrammar: Bool {
+        openReading.flight != nil && openReading.flight == (grammarFlights.first ?? candidates.first?.flight)
+    }
+
+    /// Frames inside the words heard (pauses between words left out).
+    public var wordFrames: Int { words.reduce(0) { $0 + $1.frameCount } }
+}
+
+extension DecisionFeatures {
+    /// Measures an utterance from its passes' outputs. `reading` must have a path.
+    init(reading: GrammarReading, comparisons: ComparisonPasses.Output, utterance: PreparedUtterance, grammar: FlightGrammar,
+         normalizer: SpokenFlightNormalizer, todaysFlights: Set<FlightNumber>, thresholds: RecognitionThresholds) {
+        let segments = reading.words
+        transcript = reading.text
+        pathScore = reading.pathScore
+        grammarFlights = grammar.flights(in: reading.text)
+        candidates = normalizer.normalize(reading.text).candidates
+        if grammarFlights.isEmpty, let normalized = candidates.first?.flight, todaysFlights.contains(normalized) {
+            heardFlights = [normalized]
+        } else {
+            heardFlights = grammarFlights
+        }
+        speechFrames = (segments.first.map { first in segments.last!.endFrame - first.startFrame + 1 }) ?? 0
+
+        // The ratio is taken over the frames of words only: pauses inside the span fit silence in both decodes and
+        // would only dilute it (by how long the speaker paused).
+        let ratios = segments.map { Self.fitDifference($0, against: comparisons.phones) / Double($0.frameCount) }
+        let gaps = comparisons.openSegments.isEmpty ? nil
+            : segments.map { Self.fitDifference($0, against: comparisons.openSegments) / Double($0.frameCount) }
+        let paces = segments.indices.map { index in
+            reading.phoneCounts[index].map { Double(segments[index].frameCount) / Double(max(1, $0)) }
+        }
+        words = segments.indices.map { index in
+            Word(word: segments[index].word, startFrame: segments[index].startFrame, endFrame: segments[index].endFrame,
+                 phoneLoopRatio: ratios[index], openGrammarGap: gaps?[index], framesPerPhone: paces[index])
+        }
+        logLikelihoodRatio = Self.frameWeightedMean(ratios, over: segments, at: Array(segments.indices))
+        // The same ratio over only the words that name the flight (airline and number), leaving out carrier words:
+        // speech that is not a flight query often fits "where is" well and only the forced flight words badly.
+        let flightWords = grammar.readings(of: segments.map { FlightRecognizer.baseWord($0.word) }).first.map { Array($0.words) }
+            ?? Array(segments.indices)
+        flightWordIndices = flightWords
+        flightWordsRatio = Self.frameWeightedMean(ratios, over: segments, at: flightWords)
+        // The worst flight word against the open grammar, not the mean: a forced wrong flight usually differs from what
+        // was said in one word.
+        let flightGap = gaps.flatMap { gaps in flightWords.map { gaps[$0] }.min() }
+        let openFlight = normalizer.normalize(comparisons.openText).candidates.first?.flight
+        openReading = OpenGrammarReading(text: comparisons.openText, flight: openFlight, fitDifference: flightGap)
+        openFlightIsToday = openFlight.map(todaysFlights.contains) ?? false
+        shortestFlightWordFramesPerPhone = flightWords.compactMap { paces[$0] }.min()
+
+        let levels = AudioLevel.noiseAndSpeechPower(utterance.framePowers)
+        signalToNoiseRatio = AudioLevel.signalToNoiseRatio(levels)
+        unexplainedSpeechSeconds = Double(AudioLevel.unexplainedSpeechFrames(
+            utterance.framePowers, levels: levels, words: segments.map { $0.startFrame...$0.endFrame }, margin: thresholds.wordEdgeFrames,
+            belowSpeech: thresholds.unexplainedSpeechBelowSpeech, aboveNoise: thresholds.unexplainedSpeechAboveNoise)) / FlightRecognizer.framesPerSecond
+        alternatives = reading.nbest.filter { $0.text != reading.text }
+            .map { Alternative(text: $0.text, pathScore: $0.pathScore, flights: grammar.flights(in: $0.text)) }
+        rival = nil
+    }
+
+    /// The rival reading of `path` against this utterance's path: the lead per frame of the words heard (as the fit
+    /// score: a pause fits silence in both decodes and would only dilute the difference).
+    func rivalReading(_ path: RivalPath) -> RivalReading {
+        RivalReading(text: path.text, flight: path.flight,
+                     margin: path.pathScore.map { Double(pathScore - $0) / Double(max(1, wordFrames)) })
+    }
+
+    /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
+    private static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
+        let range = segment.startFrame...(segment.startFrame + segment.frameCount - 1)
+        return Double(segment.acousticScore) - reference.reduce(0.0) { $0 + overlapScore($1, range) }
+    }
+
+    /// The segment's acoustic score prorated to the frames it shares with `range`.
+    private static func overlapScore(_ segment: PocketSphinxDecoder.Segment, _ range: ClosedRange<Int>) -> Double {
+        let length = segment.endFrame - segment.startFrame + 1
+        guard length > 0 else { return 0 }
+        let shared = min(segment.endFrame, range.upperBound) - max(segment.startFrame, range.lowerBound) + 1
+        guard shared > 0 else { return 0 }
+        return Double(segment.acousticScore) * Double(shared) / Double(length)
+    }
+
+    /// The mean of `values[i]` over `indices`, each weighted by the frames of `segments[i]`.
+    private static func frameWeightedMean(_ values: [Double], over segments: [PocketSphinxDecoder.Segment], at indices: [Int]) -> Double {
+        let frames = indices.reduce(0) { $0 + segments[$1].frameCount }
+        return indices.reduce(0.0) { $0 + values[$1] * Double(segments[$1].frameCount) } / Double(max(1, frames))
+    }
+}

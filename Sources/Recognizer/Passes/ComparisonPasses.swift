@@ -1,0 +1,64 @@
+import Foundation
+
+/// The phone-loop and open-grammar passes over one utterance, on a helper thread while the main decode runs: the
+/// comparisons do not depend on it, so an utterance takes as long as its longest pass rather than the sum of all three.
+///
+/// Safety of `@unchecked Sendable`: between `start` and `finish` the two passes and the result fields are touched
+/// only by the helper thread; the owner reads them only after `finish` has waited for it.
+final class ComparisonPasses: @unchecked Sendable {
+    /// What the two passes found.
+    struct Output {
+        /// The phone loop's segments.
+        let phones: [PocketSphinxDecoder.Segment]
+        /// The open grammar's words ("" when it found no path).
+        let openText: String
+        /// The open grammar's segments (none without a path).
+        let openSegments: [PocketSphinxDecoder.Segment]
+    }
+
+    private let phoneLoop: PhoneLoopPass
+    private let openGrammar: OpenGrammarPass
+    private let samples: [Int16]
+    private var outcome: Result<Output, any Error>?
+    private var helper: Thread?
+    private let done = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, samples: [Int16]) {
+        self.phoneLoop = phoneLoop
+        self.openGrammar = openGrammar
+        self.samples = samples
+    }
+
+    /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
+    func start(concurrently: Bool) {
+        guard concurrently else { run(); return }
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        helper = thread
+        thread.start()
+    }
+
+    /// Waits for the helper thread, if any; safe to call more than once.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        if helper != nil { done.wait() }
+    }
+
+    /// What both passes found; waits for them.
+    func results() throws -> Output {
+        finish()
+        return try outcome!.get()
+    }
+
+    private func run() {
+        outcome = Result {
+            let phones = try phoneLoop.decode(samples)
+            let open = try openGrammar.decode(samples)
+            return Output(phones: phones, openText: open.text, openSegments: open.segments)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import FlightCore
+
+/// Decodes an utterance against a flight grammar (today's flights): the words heard, where, and the path's score.
+///
+/// Fed incrementally (`PassFeeding.incremental`), it also gives partial hypotheses and the voice-activity signal while
+/// the audio streams in. Thread rule: not `Sendable` (see `DecodingPass`).
+final class GrammarPass: DecodingPass {
+    let utterance: PassUtterance
+    private let nbestLimit: Int
+    private let nbestVisitLimit: Int
+
+    /// Owns `decoder`; reads up to `nbestLimit` distinct n-best hypotheses (0: none), visiting at most `nbestVisitLimit`.
+    init(decoder: PocketSphinxDecoder, nbestLimit: Int = 0, nbestVisitLimit: Int = 0, searchPrefix: String = "flights") {
+        utterance = PassUtterance(decoder: decoder, searchPrefix: searchPrefix)
+        self.nbestLimit = nbestLimit
+        self.nbestVisitLimit = nbestVisitLimit
+    }
+
+    /// The best hypothesis so far ("" or nil before one forms).
+    var partialText: String? { utterance.decoder.hypothesis()?.text }
+
+    /// True while the decoder's voice-activity detector hears speech (incremental feeding).
+    var inSpeech: Bool { utterance.decoder.inSpeech }
+
+    func readOutput() -> GrammarReading {
+        let decoder = utterance.decoder
+        let hypothesis = decoder.hypothesis()
+        let segments = decoder.segments()
+        let words = segments.filter { FlightRecognizer.isWord($0.word) }
+        let nbest = nbestLimit > 0 ? decoder.nbest(limit: nbestLimit, maximumVisited: nbestVisitLimit) : []
+        return GrammarReading(
+            text: hypothesis?.text ?? "", pathScore: hypothesis?.score ?? 0, words: words,
+            phoneCounts: words.map { word in decoder.pronunciation(of: word.word).map { $0.split(separator: " ").count } },
+            frameCount: decoder.frameCount, nbest: nbest.map { GrammarReading.Alternative(text: $0.text, pathScore: $0.score) })
+    }
+}
+
+/// What a grammar pass heard in one utterance.
+struct GrammarReading: Sendable {
+    /// Another hypothesis of the n-best list and its path score.
+    struct Alternative: Sendable {
+        let text: String
+        let pathScore: Int32
+    }
+
+    /// The best word sequence; "" when no path reached the grammar's end.
+    let text: String
+    /// The best path's score (the decoder's scaled log base; higher is better); 0 without a path.
+    let pathScore: Int32
+    /// The words of the best path, without silences and fillers, with frames (of the decoded audio) and scores.
+    let words: [PocketSphinxDecoder.Segment]
+    /// Phones of each word's pronunciation as decoded; nil when the dictionary does not know it.
+    let phoneCounts: [Int?]
+    /// Frames decoded.
+    let frameCount: Int
+    /// Distinct n-best hypotheses, best first (empty unless asked for).
+    let nbest: [Alternative]
+
+    /// True when a path through the grammar holds at least one word.
+    var hasPath: Bool { !text.isEmpty && !words.isEmpty }
+}
+
+/// Decodes an utterance against today's grammar less the flights already heard: the nearest rival among today's flights.
+///
+/// Thread rule: not `Sendable` (see `DecodingPass`).
+final class RivalPass: DecodingPass {
+    let utterance: PassUtterance
+    /// The grammar installed by the last `exclude`.
+    private(set) var rivals: FlightGrammar?
+
+    /// Owns `decoder`.
+    init(decoder: PocketSphinxDecoder) {
+        utterance = PassUtterance(decoder: decoder, searchPrefix: "rivals")
+    }
+
+    /// Installs the grammar of `vocabulary`'s flights less `flights`; call before `begin`.
+    func exclude(_ flights: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: inout [String: String]) throws {
+        let grammar = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
+                                                                 flights: vocabulary.flights.filter { !flights.contains($0) }))
+        try utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &pronunciations)
+        rivals = grammar
+    }
+
+    func readOutput() -> RivalPath {
+        guard let best = utterance.decoder.hypothesis(), !best.text.isEmpty else { return RivalPath(text: "", flight: nil, pathScore: nil) }
+        return RivalPath(text: best.text, flight: rivals?.flights(in: best.text).first, pathScore: best.score)
+    }
+}
+
+/// The best path among today's other flights.
+struct RivalPath: Sendable {
+    /// Its words ("" without a path).
+    let text: String
+    /// The flight they name.
+    let flight: FlightNumber?
+    /// Its path score; nil without a path.
+    let pathScore: Int32?
+}
+
+/// Decodes an utterance with a free phone loop: what the audio sounds like when no words are forced on it.
+///
+/// Thread rule: not `Sendable` (see `DecodingPass`).
+final class PhoneLoopPass: DecodingPass {
+    let utterance: PassUtterance
+
+    /// Owns `decoder`, which must have been built with `-allphone`.
+    init(decoder: PocketSphinxDecoder) {
+        utterance = PassUtterance(decoder: decoder)
+    }
+
+    /// The phones of the best path with their frames and acoustic scores.
+    func readOutput() -> [PocketSphinxDecoder.Segment] {
+        utterance.decoder.segments()
+    }
+}
+
+/// Decodes an utterance against `OpenFlightGrammar` (any flight-number shape): a second opinion on which flight was said.
+///
+/// Thread rule: not `Sendable` (see `DecodingPass`).
+final class OpenGrammarPass: DecodingPass {
+    let utterance: PassUtterance
+
+    /// Owns `decoder`.
+    init(decoder: PocketSphinxDecoder) {
+        utterance = PassUtterance(decoder: decoder)
+    }
+
+    /// The open grammar's words and their segments (none when it found no path).
+    func readOutput() -> (text: String, segments: [PocketSphinxDecoder.Segment]) {
+        let text = utterance.decoder.hypothesis()?.text ?? ""
+        return (text, text.isEmpty ? [] : utterance.decoder.segments())
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import FlightCore
+@testable import Recognizer
+import Testing
+
+/// The decision stage on its own: features made by hand, no decoder.
+@Suite("Deciding on decision features")
+struct DeciderTests {
+    static let lx40 = FlightNumber(parsing: "LX40")!
+    static let lx44 = FlightNumber(parsing: "LX44")!
+    let decider = Decider(thresholds: RecognitionThresholds(), model: nil)
+    var thresholds: RecognitionThresholds { decider.thresholds }
+
+    /// Features of "l x forty" heard as LX 40 whose flight words fit against the phone loop by `fit` per frame, with
+    /// the open grammar reading `open` (gap 0: as well as today's grammar), clean audio and an unhurried pace.
+    static func features(fit: Double, open: FlightNumber? = nil, openIsToday: Bool = false, heard: [FlightNumber] = [lx40],
+                         unexplained: Double = 0, rival: RivalReading? = nil) -> DecisionFeatures {
+        let words = ["l", "x", "forty"].enumerated().map { index, word in
+            DecisionFeatures.Word(word: word, startFrame: 30 * index, endFrame: 30 * index + 29, phoneLoopRatio: fit,
+                                  openGrammarGap: 0, framesPerPhone: 12)
+        }
+        return DecisionFeatures(
+            transcript: "l x forty", pathScore: -100_000, words: words, flightWordIndices: [0, 1, 2], grammarFlights: heard,
+            candidates: [], heardFlights: heard,
+            openReading: OpenGrammarReading(text: "open", flight: open, fitDifference: 0), openFlightIsToday: openIsToday,
+            logLikelihoodRatio: fit, flightWordsRatio: fit, shortestFlightWordFramesPerPhone: 12, signalToNoiseRatio: 40,
+            unexplainedSpeechSeconds: unexplained, speechFrames: 90, alternatives: [], rival: rival)
+    }
+
+    @Test("a good fit is answered; confidence is above one half exactly when answered")
+    func goodFitIsAccepted() {
+        let verdict = decider.decide(Self.features(fit: thresholds.acceptScoreClean + 1))
+        #expect(verdict.decision == .accepted(Self.lx40))
+        #expect(verdict.confidence > 0.5)
+        #expect(verdict.wordConfidences.count == 3)
+        let unsure = decider.decide(Self.features(fit: thresholds.acceptScoreClean - 1))
+        #expect(unsure.decision == .confirm([Self.lx40]))
+        #expect(unsure.confidence < 0.5)
+    }
+
+    @Test("below the reject threshold the traveller is asked again, whatever the rival's lead")
+    func poorFitIsRejected() {
+        let poor = thresholds.rejectScore - 1
+        let verdict = decider.decide(Self.features(fit: poor, rival: RivalReading(text: "", flight: Self.lx44, margin: 100)))
+        #expect(verdict.decision == .rejected(.lowConfidence(score: poor)))
+    }
+
+    @Test("no flight among the words heard is not a flight")
+    func noFlight() {
+        #expect(decider.decide(Self.features(fit: 0, heard: [])).decision == .rejected(.notAFlight))
+    }
+
+    @Test("the open grammar hearing another of today's flights makes both a question")
+    func openGrammarsOtherFlightOfToday() {
+        let verdict = decider.decide(Self.features(fit: 0, open: Self.lx44, openIsToday: true))
+        #expect(verdict.decision == .confirm([Self.lx40, Self.lx44]))
+    }
+
+    @Test("the open grammar agreeing on the flight lowers the bar to the reject threshold")
+    func agreementLowersTheBar() {
+        let between = (thresholds.rejectScore + thresholds.acceptScoreClean) / 2
+        #expect(decider.decide(Self.features(fit: between, open: Self.lx40, openIsToday: true)).decision == .accepted(Self.lx40))
+        #expect(decider.decide(Self.features(fit: between)).decision.acceptedFlight == nil)
+    }
+
+    @Test("speech the words do not explain turns an answer into a question")
+    func unexplainedSpeech() {
+        let verdict = decider.decide(Self.features(fit: 0, unexplained: thresholds.unexplainedSpeechSeconds))
+        #expect(verdict.decision == .confirm([Self.lx40]))
+    }
+
+    @Test("the rival is wanted only where its lead could change the decision")
+    func rivalWantedWhereItCanDecide() {
+        #expect(decider.wantsRival(Self.features(fit: thresholds.acceptScoreClean - 1)))
+        #expect(!decider.wantsRival(Self.features(fit: thresholds.acceptScoreClean - thresholds.largestRivalShare - 1)))
+        #expect(!decider.wantsRival(Self.features(fit: thresholds.acceptScoreClean - 1, open: Self.lx40)), "the grammars agree")
+        let lifted = decider.decide(Self.features(fit: thresholds.acceptScoreClean - 1,
+                                                  rival: RivalReading(text: "l x forty four", flight: Self.lx44, margin: 1)))
+        #expect(lifted.decision == .accepted(Self.lx40))
+        #expect(lifted.fitScore! - lifted.fitScoreWithoutRival! == thresholds.rivalShare(margin: 1))
+    }
+}
+
+@Suite("Deciding on the calibrated probability")
+struct CalibratedDeciderTests {
+    /// A model that reads only the flight words' fit: probability one half at fit -50, rising by e per unit.
+    static let fitOnly: DecisionModel = {
+        let count = DecisionModel.inputNames.count
+        var weights = [Double](repeating: 0, count: count)
+        weights[0] = 1
+        return DecisionModel(inputNames: DecisionModel.inputNames, means: [-50] + [Double](repeating: 0, count: count - 1),
+                             scales: [Double](repeating: 1, count: count), weights: weights, intercept: 0,
+                             acceptProbability: 0.9, confirmProbability: 0.3)
+    }()
+    let decider = Decider(thresholds: RecognitionThresholds(), model: fitOnly)
+
+    @Test("the committed model reads the inputs the fitting script writes, in the same order")
+    func committedModelMatchesInputs() {
+        #expect(DecisionModel.fitted.inputNames == DecisionModel.inputNames)
+        #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == DecisionModel.inputNames.count)
+        #expect(DecisionModel.fitted.confirmProbability <= DecisionModel.fitted.acceptProbability)
+    }
+
+    @Test("answer from the accept probability, ask between, ask again below; confidence is the probability")
+    func decidesOnProbability() {
+        let sure = decider.decide(DeciderTests.features(fit: -47))
+        #expect(sure.decision == .accepted(DeciderTests.lx40))
+        #expect(abs(sure.confidence - 1 / (1 + exp(-3))) < 1e-12)
+        #expect(sure.wordConfidences.allSatisfy { $0 == sure.confidence })
+        #expect(decider.decide(DeciderTests.features(fit: -50)).decision == .confirm([DeciderTests.lx40]))
+        #expect(decider.decide(DeciderTests.features(fit: -53)).decision.acceptedFlight == nil)
+        if case .rejected(.lowConfidence(let probability)) = decider.decide(DeciderTests.features(fit: -53)).decision {
+            #expect(probability < 0.3)
+        } else {
+            Issue.record("a probability below the confirm probability asks again")
+        }
+    }
+
+    @Test("doubt still asks: another of today's flights heard by the open grammar, or unexplained speech")
+    func doubtAsks() {
+        #expect(decider.decide(DeciderTests.features(fit: -40, open: DeciderTests.lx44, openIsToday: true)).decision
+                == .confirm([DeciderTests.lx40, DeciderTests.lx44]))
+        #expect(decider.decide(DeciderTests.features(fit: -40, unexplained: 1)).decision == .confirm([DeciderTests.lx40]))
+    }
+
+    @Test("the model reads the rival on every utterance heard as a flight")
+    func alwaysWantsRival() {
+        #expect(decider.wantsRival(DeciderTests.features(fit: -200)))
+        #expect(!decider.wantsRival(DeciderTests.features(fit: -40, heard: [])))
+    }
+}

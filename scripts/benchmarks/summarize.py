@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Turns `flightvoice eval --rival --features` tables into the accuracy part of BENCHMARKS.md.
+
+  summarize.py --model-from TRAIN_FEATURES.tsv --set NAME=FEATURES.tsv:MANIFEST.tsv [--set ...] [--reliability NAME ...]
+
+For each set: right / wrong / "did you mean" with the flight said / not answered, per condition, per kind and per
+spoken form (the manifest's columns), under two decisions taken on the same decodes:
+- "hand thresholds": the fit-score thresholds of `RecognitionThresholds` (the decision before the model);
+- "calibrated": the logistic model of `scripts/decision-model/fit-decision-model.py`, refitted here from the training
+  features (deterministic, so the same coefficients as committed).
+Both are replayed from each clip's measures exactly as the Swift `Decider` takes them (n-best off). "Right" is a
+direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
+another flight, or any flight where none was said.
+"""
+import csv, os, sys
+from collections import Counter, defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decision-model"))
+fit = __import__("fit-decision-model")
+
+# RecognitionThresholds' defaults.
+ACCEPT, ACCEPT_CLEAN, CLEAN_SNR, REJECT, UNEXPLAINED = -57.5, -59.0, 30.0, -89.6, 0.15
+
+def number(text):
+    return float(text) if text not in ("", None) else None
+
+def offers(row, extra):
+    return [f for f in [row["heard_today"], extra] if f]
+
+def open_other(row):
+    return row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
+
+def threshold_decision(row):
+    """(decision, flights offered) as the hand-threshold Decider takes it."""
+    if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
+    without = number(row["fit_without_rival"])
+    if without is not None and without < REJECT: return "reject", []
+    if open_other(row): return "confirm", offers(row, row["open_flight"])
+    snr = number(row["snr_db"])
+    accept_at = REJECT if row["grammars_agree"] == "1" else (ACCEPT_CLEAN if snr is not None and snr >= CLEAN_SNR else ACCEPT)
+    score = number(row["fit_score"])
+    if score is not None and score >= accept_at and (number(row["unexplained_speech_s"]) or 0) < UNEXPLAINED:
+        return "accept", [row["heard_today"]]
+    return "confirm", offers(row, row["rival_flight"])
+
+def model_decision(model, accept, confirm):
+    def decide(row):
+        if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
+        p = model.probability(row)
+        if p < confirm: return "reject", []
+        if open_other(row): return "confirm", offers(row, row["open_flight"])
+        if p >= accept and (number(row["unexplained_speech_s"]) or 0) < UNEXPLAINED: return "accept", [row["heard_today"]]
+        return "confirm", offers(row, row["rival_flight"])
+    return decide
+
+def outcome(row, decision):
+    kind, offered = decision
+    expected = row["expected"]
+    if kind == "accept": return "right" if offered[0] == expected else "wrong"
+    if kind == "confirm": return "confirm_right" if expected and expected in offered else "confirm_other"
+    return "unanswered" if expected else "right"
+
+def table(rows, column, deciders):
+    groups = defaultdict(list)
+    for row in rows:
+        groups["all"].append(row)
+        if column: groups[row.get(column, "") or "-"].append(row)
+    names = list(deciders)
+    head = "| " + (column or "set") + " | clips | " + " | ".join(f"{n}: right | {n}: wrong | {n}: did you mean ✓" for n in names) + " |"
+    lines = [head, "|" + "---|" * (2 + 3 * len(names))]
+    for group in ["all"] + sorted(g for g in groups if g != "all"):
+        members = groups[group]
+        cells = [group, str(len(members))]
+        for name in names:
+            c = Counter(outcome(r, deciders[name](r)) for r in members)
+            n = len(members)
+            cells += [f"{100 * c['right'] / n:.1f}%", f"{100 * c['wrong'] / n:.1f}% ({c['wrong']})", f"{100 * c['confirm_right'] / n:.1f}%"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+def frequencies(rows, deciders):
+    lines = ["| decision | " + " | ".join(deciders) + " |", "|---|" + "---|" * len(deciders)]
+    counts = {n: Counter(d(r)[0] for r in rows) for n, d in deciders.items()}
+    for kind, label in [("accept", "answered"), ("confirm", "did you mean"), ("reject", "not understood / no speech")]:
+        lines.append(f"| {label} | " + " | ".join(f"{counts[n][kind]} ({100 * counts[n][kind] / len(rows):.1f}%)" for n in deciders) + " |")
+    return "\n".join(lines)
+
+def report(train_path, sets, reliable):
+    """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`."""
+    train = fit.load(train_path)
+    model = fit.Model(train)
+    accept, confirm = fit.choose(train, model)
+    deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm)}
+    print(f"Calibrated decision: answer at p ≥ {accept}, \"did you mean\" at p ≥ {confirm} (fitted on "
+          f"{len(train)} training clips; `scripts/decision-model/fit-decision-model.py`).\n")
+    for name, features, manifest in sets:
+        rows = fit.load(features)
+        meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
+        for row in rows:
+            for key, value in meta.get(row["path"], {}).items():
+                if key not in row: row[key] = value
+        print(f"### {name} ({len(rows)} clips)\n")
+        for column in ["condition", "kind", "form"]:
+            if any(column in r for r in rows):
+                print(table(rows, column, deciders) + "\n")
+        print("How often each decision was taken:\n\n" + frequencies(rows, deciders) + "\n")
+        if name in reliable:
+            print("Reliability of the calibrated probability (clips in which a flight was heard):\n\n" + fit.reliability(rows, model) + "\n")
+
+def main():
+    args = sys.argv[1:]
+    sets, reliable, train_path = [], set(), None
+    while args:
+        flag = args.pop(0)
+        if flag == "--model-from": train_path = args.pop(0)
+        elif flag == "--set":
+            name, paths = args.pop(0).split("=", 1)
+            features, manifest = paths.split(":")
+            sets.append((name, features, manifest))
+        elif flag == "--reliability": reliable.add(args.pop(0))
+    report(train_path, sets, reliable)
+
+if __name__ == "__main__":
+    main()
