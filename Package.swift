@@ -28,6 +28,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample")]
         ),
 
+        // Live sound devices: ALSA capture and playback, speech synthesis with espeak-ng.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .target(name: "AudioDevices", dependencies: ["AudioInput", "CALSA", "CEspeakNG"]),
+
         // PocketSphinx decoding, grammars built from today's flights, confidence and decisions.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx"], plugins: ["EmbedResources"]),
@@ -36,7 +41,7 @@ let package = Package(
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "AudioInput", "Recognizer", "Presenter"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "AudioInput", "AudioDevices", "Recognizer", "Presenter"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
