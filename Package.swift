@@ -40,8 +40,11 @@ let package = Package(
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
+        // The full-screen terminal kiosk: microphone, live partial text, a big card, spoken answers.
+        .target(name: "Kiosk", dependencies: ["FlightCore", "AudioDevices", "Recognizer", "Presenter"]),
+
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "AudioInput", "AudioDevices", "Recognizer", "Presenter"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "AudioInput", "AudioDevices", "Recognizer", "Presenter", "Kiosk"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.

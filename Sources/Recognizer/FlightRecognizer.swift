@@ -344,7 +344,7 @@ public final class FlightRecognizer {
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
-    private static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
+    static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
         let range = segment.startFrame...(segment.startFrame + segment.frameCount - 1)
         return Double(segment.acousticScore) - reference.reduce(0.0) { $0 + overlapScore($1, range) }
     }
@@ -380,7 +380,7 @@ public final class FlightRecognizer {
         return .accepted(best)
     }
 
-    fileprivate static func decodeUtterance(_ decoder: PocketSphinxDecoder, _ samples: [Int16]) throws {
+    static func decodeUtterance(_ decoder: PocketSphinxDecoder, _ samples: [Int16]) throws {
         try decoder.startUtterance()
         do {
             try samples.withUnsafeBufferPointer { try decoder.process($0, wholeUtterance: true) }

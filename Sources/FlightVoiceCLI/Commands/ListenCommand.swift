@@ -46,7 +46,7 @@ enum ListenCommand: Command {
                     case .partial(let text):
                         if jsonLines { console.print(LiveEventOutput.partial(text)) }
                         if updatesLine { console.writeOut("\r\u{1B}[K… \(text)") }
-                    case .discarded:
+                    case .discarded, .reply:
                         if updatesLine { console.writeOut("\r\u{1B}[K") }
                     case .final(let utterance):
                         let answer = try answerer.answer(for: utterance.result)

@@ -28,6 +28,9 @@ public actor LiveRecognitionService {
     /// Forgets an utterance in progress.
     public func reset() { live.reset() }
 
+    /// Whether short utterances are tried as replies first (see `LiveRecognizer.expectsReply`).
+    public func expectReply(_ expects: Bool) { live.expectsReply = expects }
+
     /// Switches to a new day's flights.
     public func load(_ vocabulary: FlightVocabulary) throws { try live.load(vocabulary) }
 

@@ -11,6 +11,8 @@ public enum LiveEvent: Sendable {
     case final(LiveUtterance)
     /// A sound too short to be a query (a cough, a door) came and went; nothing to answer.
     case discarded
+    /// A short reply ("yes", "no", "repeat"), heard while `expectsReply` was set.
+    case reply(SpokenReply)
 }
 
 /// One decoded live utterance with its timing.
@@ -37,6 +39,9 @@ public struct LiveConfiguration: Sendable {
     public var preRollSeconds = 1.0
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
+    /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
+    /// takes about 0.8 s; a flight number rarely less than 1.2 s.
+    public var longestReplySeconds = 1.2
 
     public init() {}
 }
@@ -73,6 +78,11 @@ public final class LiveRecognizer {
     private var speechStart = 0
     private var candidate: (endSample: Int, samples: [Int16])?
     private var speculation: SnapshotDecode?
+    private var replies: ReplyRecognizer?
+
+    /// When true, a short utterance is first tried as a reply ("yes", "no", "repeat"): set it while a question or an
+    /// answer is on screen. The reply decoder is loaded on first use.
+    public var expectsReply = false
 
     /// Listens with `recognizer` (taken over: use it only through this object from now on).
     public init(recognizer: FlightRecognizer, configuration: LiveConfiguration = LiveConfiguration()) throws {
@@ -150,6 +160,17 @@ public final class LiveRecognizer {
             let clock = ContinuousClock()
             let declared = clock.now
             let lastSpeech = lastSpeechFrame * samplesPerFrame
+            if expectsReply, Double(lastSpeech - speechStart) <= configuration.longestReplySeconds * Double(sampleRate) {
+                let replies = try self.replies ?? ReplyRecognizer(configuration: recognizer.configuration)
+                self.replies = replies
+                if let heard = try replies.reply(in: utteranceAudio(until: frame * samplesPerFrame, lastSpeech: lastSpeech)) {
+                    speculation?.wait()
+                    speculation = nil
+                    events.append(.reply(heard.reply))
+                    endUtterance()
+                    return
+                }
+            }
             var speculative = false
             let result: RecognitionResult
             if let candidate, candidate.endSample >= lastSpeech {
