@@ -3,7 +3,8 @@
 #   make test   install what is missing, build, run the whole test suite
 
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en-us \
-	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
+	libasound2-dev libespeak-ng-dev espeak-ng tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice

@@ -56,6 +56,6 @@ let package = Package(
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
-        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI"], exclude: ["Golden"]),
+        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI"], exclude: ["Golden", "LiveFixtures"]),
     ]
 )

@@ -11,6 +11,9 @@ public final class Microphone {
     public static let sampleRate = 16_000
     /// Samples per chunk delivered (64 ms at 16 kHz): the step the live recognizer is fed with.
     public static let defaultChunkSamples = 1024
+    /// Chunks kept while the consumer is busy (about 30 s): a final decode on a loaded machine can take seconds, and
+    /// the words said meanwhile ("yes" right after a question) must not be lost; older audio is dropped beyond that.
+    public static let defaultBufferedChunks = 470
     /// Rates tried after 16 kHz when the device refuses it, converted in software.
     static let fallbackRates = [48_000, 44_100]
 
@@ -58,7 +61,7 @@ public final class Microphone {
     /// Opens `device` and delivers its audio as chunks, read on a thread of the sequence's own; the stream ends with
     /// the device's error when it fails (including when it cannot be opened). Cancelling the consumer closes it.
     public static func chunks(device: String = "default", chunkSamples: Int = defaultChunkSamples,
-                              bufferingPolicy: AsyncThrowingStream<[Int16], any Error>.Continuation.BufferingPolicy = .bufferingNewest(64))
+                              bufferingPolicy: AsyncThrowingStream<[Int16], any Error>.Continuation.BufferingPolicy = .bufferingNewest(defaultBufferedChunks))
         -> AsyncThrowingStream<[Int16], any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [Int16].self, throwing: (any Error).self, bufferingPolicy: bufferingPolicy)
         let stop = StopFlag()

@@ -127,7 +127,8 @@ enum KioskScreen {
         if let codeshare = card.codeshare { lines.append("  " + fit(codeshare, width: inner)) }
         lines.append("")
         if let place = card.place {
-            lines.append("  " + bold(card.placeLabel))
+            // The gate in plain text too: screen readers and terminal captures read text, not block letters.
+            lines.append("  " + bold("\(card.placeLabel) \(place)"))
             lines += BigText.rows(place, unicode: unicode).map { "  " + bold(fit($0, width: inner)) }
         } else {
             lines.append("  " + bold("\(card.placeLabel): not yet assigned"))

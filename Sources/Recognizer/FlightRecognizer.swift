@@ -110,7 +110,7 @@ public final class FlightRecognizer {
     /// The streaming decoder, created with the current grammar on first use.
     private func streamingDecoder() throws -> PocketSphinxDecoder {
         if let liveDecoder { return liveDecoder }
-        let created = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
+        let created = try PocketSphinxDecoder(arguments: configuration.streamingArguments, verbose: configuration.verbose)
         liveSearchName = try install(grammar.jsgf, words: grammar.words, on: created, replacing: nil)
         liveDecoder = created
         return created

@@ -46,6 +46,8 @@ public struct RecognizerConfiguration: Sendable {
     /// That pass only has to find a competitor, not save noisy utterances: at these beams it costs about a fifth of
     /// the first pass and separates right from wrong answers as well as with the wide beams, which cost half.
     public var openGrammarBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
+    /// Beams of the streaming pass (HMM, phone exit, word exit): the library's defaults (see `streamingArguments`).
+    public var streamingBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
 
     /// Run the phone-loop and open-grammar decodes on a second thread while the main decode runs: a single
     /// utterance is answered sooner (the kiosk, the service); a batch that already keeps every core busy gains nothing.
@@ -134,6 +136,13 @@ public struct RecognizerConfiguration: Sendable {
     /// Decoder arguments shared by the grammar and the phone-loop decoders.
     var commonArguments: [(String, String)] {
         arguments(beams: (beam, phoneBeam, wordBeam))
+    }
+
+    /// Decoder arguments of the streaming pass, which only shows partial words and tells the endpointer when a whole
+    /// flight has been said: the library's default beams. At the final decode's wide beams a second of noise (a cough
+    /// next to the microphone) took the live decoder several seconds, longer than the audio.
+    var streamingArguments: [(String, String)] {
+        arguments(beams: streamingBeams)
     }
 
     /// Decoder arguments of the open-grammar pass.

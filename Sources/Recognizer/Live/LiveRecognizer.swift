@@ -288,4 +288,3 @@ private final class SnapshotDecode: @unchecked Sendable {
 private struct UncheckedRecognizer: @unchecked Sendable {
     let recognizer: FlightRecognizer
 }
-
