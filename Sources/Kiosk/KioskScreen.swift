@@ -79,7 +79,7 @@ enum KioskScreen {
             fit(" Enter: look up · Esc: start over · Ctrl-C: quit", width: width),
         ]
         let room = max(0, rows - top.count - footer.count)
-        if case .unavailable(let reason) = state.microphone { body.append(""); body.append(fit("  (\(reason))", width: width)) }
+        if case .unavailable(let reason) = state.microphone { body += [""] + wrapped(reason, width: width - 4).map { "  " + $0 } }
         body = Array(body.prefix(room))
         body += Array(repeating: "", count: room - body.count)
         top += body
@@ -107,9 +107,11 @@ enum KioskScreen {
             return ["", bold("  Looking up your flight…")]
         case .card(let card, let until):
             return cardLines(card, state: state, remaining: remainingSeconds(until, now: now), width: width, unicode: unicode)
-        case .confirm(let question, _):
-            return ["", inverse(" " + fit(question, width: width - 4) + " "), "",
-                    "  Say \"yes\" or \"no\", or press Y or N. Esc starts over."]
+        case .confirm(let question, let suggestions):
+            let others = suggestions.dropFirst().map { "\($0.requested.display) \($0.flight.direction == .departure ? "to" : "from") \($0.flight.airport.city)" }
+            return ["", inverse(" " + fit(question, width: width - 4) + " "), ""]
+                + (others.isEmpty ? [] : ["  " + fit("Not that one? It may also be " + others.joined(separator: " or ") + ": say or type it.", width: width - 2)])
+                + ["  Esc starts over."]
         case .notFound(let lines, let until):
             return [""] + lines.map { "  " + fit($0, width: width - 2) } + [
                 "", "  Please say or type the flight number again.",
@@ -168,6 +170,21 @@ enum KioskScreen {
 
     private static func bold(_ text: String) -> String { "\u{1B}[1m" + text + "\u{1B}[22m" }
     private static func inverse(_ text: String) -> String { "\u{1B}[7m" + text + "\u{1B}[27m" }
+
+    /// `text` broken into lines of at most `width` characters at spaces.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.map { fit($0, width: width) }
+    }
 
     /// `text` cut to `width` characters (an ellipsis marks the cut).
     static func fit(_ text: String, width: Int) -> String {

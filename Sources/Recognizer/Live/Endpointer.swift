@@ -95,6 +95,8 @@ public struct Endpointer: Sendable {
 
     /// The number of frames seen so far.
     public var framesSeen: Int { frame }
+    /// True from a candidate end until speech resumes: the audio since is quiet.
+    public var isAfterCandidateEnd: Bool { if case .speaking(_, _, _, let candidateSent) = state { candidateSent } else { false } }
     /// True between speech start and the end of the utterance.
     public var isInUtterance: Bool { if case .speaking = state { true } else { false } }
 

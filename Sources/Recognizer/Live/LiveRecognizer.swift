@@ -204,7 +204,9 @@ public final class LiveRecognizer {
 
     private func feedRecognizer(_ samples: ArraySlice<Int16>, into events: inout [LiveEvent]) {
         for event in recognizer.process(samples) {
-            if case .partial(let text) = event {
+            // In the quiet after a candidate end the live pass only rearranges what was said (a room-noise "o" for
+            // "two eight seven"); showing that, or letting it delay the end, helps no one.
+            if case .partial(let text) = event, !endpointer.isAfterCandidateEnd {
                 endpointer.hypothesisChanged(isCompleteFlight: recognizer.namesCompleteFlight(text))
                 events.append(.partial(text))
             }
