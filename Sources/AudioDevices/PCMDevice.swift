@@ -46,27 +46,29 @@ final class PCMDevice {
 
     /// Reads exactly `buffer.count` frames, recovering from an overrun; throws `.unavailable` when the device is gone.
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(AudioDeviceError) {
-        var done = 0
-        while done < buffer.count {
-            let got = snd_pcm_readi(handle, buffer.baseAddress! + done, snd_pcm_uframes_t(buffer.count - done))
-            if got >= 0 {
-                done += Int(got)
-                continue
-            }
-            try recover(Int32(got), operation: "snd_pcm_readi")
+        try transfer(buffer.count, operation: "snd_pcm_readi") { done in
+            snd_pcm_readi(handle, buffer.baseAddress! + done, snd_pcm_uframes_t(buffer.count - done))
         }
     }
 
     /// Writes all of `samples`, recovering from an underrun.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws(AudioDeviceError) {
+        try transfer(samples.count, operation: "snd_pcm_writei") { done in
+            snd_pcm_writei(handle, samples.baseAddress! + done, snd_pcm_uframes_t(samples.count - done))
+        }
+    }
+
+    /// Calls `step` (given the frames done so far; it returns frames moved or a negative error) until `count` frames
+    /// have moved.
+    private func transfer(_ count: Int, operation: String, _ step: (Int) -> snd_pcm_sframes_t) throws(AudioDeviceError) {
         var done = 0
-        while done < samples.count {
-            let put = snd_pcm_writei(handle, samples.baseAddress! + done, snd_pcm_uframes_t(samples.count - done))
-            if put >= 0 {
-                done += Int(put)
-                continue
+        while done < count {
+            let moved = step(done)
+            if moved >= 0 {
+                done += Int(moved)
+            } else {
+                try recover(Int32(moved), operation: operation)
             }
-            try recover(Int32(put), operation: "snd_pcm_writei")
         }
     }
 
