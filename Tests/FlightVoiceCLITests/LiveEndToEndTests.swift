@@ -98,24 +98,24 @@ import Testing
     @Test func aDoubtfulQueryAsksAndASpokenYesAnswersIt() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        let devices = try LiveSoundDevices(in: binary.folder, clips: ["hello-lx-forty", "yes"], gapSeconds: 2)
+        let devices = try LiveSoundDevices(in: binary.folder, clips: ["lx-forty-banana", "yes"], gapSeconds: 2)
         let kiosk = try KioskSession(binary: binary, arguments: ["--device", LiveSoundDevices.microphone, "--no-voice"], environment: devices.environment)
         let question = try kiosk.waitFor { $0.contains("Did you mean") }
-        #expect(question.contains("Did you mean LX 43 from Los Angeles? Say yes or no, or press Y or N."), "\(question)")
+        #expect(question.contains("Did you mean LX 1411 from Belgrade? Say yes or no, or press Y or N."), "\(question)")
         let card = try kiosk.waitFor { $0.contains("BELT") }
-        #expect(card.contains("LX 43   Swiss   from Los Angeles (LAX)") && card.contains("BELT 3"), "\(card)")
+        #expect(card.contains("LX 1411   Swiss   from Belgrade (BEG)") && card.contains("BELT 12"), "\(card)")
     }
 
     @Test func aDoubtfulQueryIsAnsweredByTheYKey() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        let devices = try LiveSoundDevices(in: binary.folder, clips: ["hello-lx-forty"])
+        let devices = try LiveSoundDevices(in: binary.folder, clips: ["lx-forty-banana"])
         let kiosk = try KioskSession(binary: binary, arguments: ["--device", LiveSoundDevices.microphone, "--no-voice"], environment: devices.environment)
         let question = try kiosk.waitFor { $0.contains("Did you mean") }
-        #expect(question.contains("Did you mean LX 43"), "\(question)")
+        #expect(question.contains("Did you mean LX 1411"), "\(question)")
         try kiosk.send("y")
         let card = try kiosk.waitFor { $0.contains("BELT") }
-        #expect(card.contains("LX 43") && card.contains("BELT 3"), "\(card)")
+        #expect(card.contains("LX 1411") && card.contains("BELT 12"), "\(card)")
     }
 
     @Test func noiseAloneShowsNoCard() throws {

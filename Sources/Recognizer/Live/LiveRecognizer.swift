@@ -37,6 +37,10 @@ public struct LiveConfiguration: Sendable {
     /// `RecognizerConfiguration.quietKeptAtEdgesSeconds` anyway, and onsets of "f" or "s" are quieter than the
     /// endpointer's threshold.
     public var preRollSeconds = 1.0
+    /// Audio before the detected start of speech that is decoded with the utterance, in seconds: enough for a soft
+    /// onset ("f", "s") that the endpointer's level threshold misses. More of the room before the words (the pre-roll
+    /// is a second) only pulls the decoder's cepstral mean towards silence.
+    public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
@@ -218,12 +222,14 @@ public final class LiveRecognizer {
     /// speech started (the tail after `lastSpeech` can still hold a word's faint ending, which repeated reads as more
     /// words); when there was none, the tail itself.
     private func utteranceAudio(until end: Int, lastSpeech: Int) -> [Int16] {
-        var samples = Array(audio[0..<max(0, min(audio.count, end - audioStart))])
+        let first = max(0, min(audio.count, speechStart - Int(configuration.leadDecodedSeconds * Double(sampleRate)) - audioStart))
+        var samples = Array(audio[first..<max(first, min(audio.count, end - audioStart))])
         let wanted = Int(recognizer.configuration.quietKeptAtEdgesSeconds * Double(sampleRate))
         var trailing = max(0, end - lastSpeech)
         let margin = Int(configuration.endpointer.onsetWindowSeconds * Double(sampleRate))
-        let before = max(0, min(samples.count, speechStart - audioStart - margin))
-        let quiet = before > 0 ? Array(audio[0..<before]) : Array(audio[max(0, min(samples.count, lastSpeech - audioStart))..<samples.count])
+        let before = max(0, min(audio.count, speechStart - audioStart - margin))
+        let tail = max(0, min(audio.count, lastSpeech - audioStart))..<max(0, min(audio.count, end - audioStart))
+        let quiet = before > 0 ? Array(audio[0..<before]) : Array(audio[tail])
         guard !quiet.isEmpty else { return samples }
         while trailing < wanted {
             let piece = quiet.prefix(wanted - trailing)

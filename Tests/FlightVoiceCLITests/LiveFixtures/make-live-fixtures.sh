@@ -21,7 +21,7 @@ speak() {
 
 speak swiss-forty "Swiss forty"                               # LX 40, gate E34
 speak gate-for-ba287 "what's the gate for B A two eight seven" # BA 287, gate A52
-speak hello-lx-forty "hello L X forty"                          # doubtful: "did you mean LX 43 or LX 40?"
+speak lx-forty-banana "L X forty banana"                        # doubtful: "did you mean LX 1411 or LX 41?"
 speak yes "yes"
 
 # A cough or a door: 0.15 s of loud brown noise in room noise, no words.
