@@ -77,7 +77,8 @@ final class KioskSession {
         try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh '\(script.path)'"], capturing: false)
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    /// Ends the kiosk and its terminal (without capturing output: the test's folder may already be gone).
+    deinit { _ = try? tmux(["kill-server"], capturing: false) }
 
     /// The screen as text.
     func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
@@ -102,7 +103,7 @@ final class KioskSession {
     func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
 
     /// Runs tmux with posix_spawn and waits for it; the output goes through a file. Foundation's `Process` never
-    /// returned here once tmux had started its server (the daemon keeps something `Process` waits on).
+    /// returned here once tmux had started its server.
     @discardableResult
     private func tmux(_ arguments: [String], capturing: Bool = true) throws -> String {
         let outputPath = binary.folder.appendingPathComponent("tmux-output-\(UUID().uuidString)").path
@@ -115,8 +116,19 @@ final class KioskSession {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = (["/usr/bin/tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The test runner's threads block most signals, and a spawned process inherits that mask: a tmux server
+        // started with it never exits on kill-server. Start tmux with no signal blocked and default handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
