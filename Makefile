@@ -5,7 +5,8 @@
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en-us \
 	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	libpq-dev postgresql \
-	libmicrohttpd-dev libssl-dev python3-venv wrk tmux
+	libmicrohttpd-dev libssl-dev python3-venv wrk \
+	libasound2-dev libespeak-ng-dev espeak-ng tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice

@@ -37,6 +37,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample")]
         ),
 
+        // Live sound devices: ALSA capture and playback, speech synthesis with espeak-ng.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .target(name: "AudioDevices", dependencies: ["AudioInput", "CALSA", "CEspeakNG"]),
+
         // PocketSphinx decoding, grammars built from today's flights, confidence and decisions.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx"], plugins: ["EmbedResources"]),
@@ -44,8 +49,11 @@ let package = Package(
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
+        // The full-screen terminal kiosk: microphone, live partial text, a big card, spoken answers.
+        .target(name: "Kiosk", dependencies: ["FlightCore", "AudioDevices", "Recognizer", "Presenter"]),
+
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
@@ -73,7 +81,7 @@ let package = Package(
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
-        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden", "LiveFixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TranscriptionJobsTests", dependencies: ["TranscriptionJobs"]),
         .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer", "TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"], exclude: ["Fixtures"]),

@@ -17,6 +17,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// An unexpected internal failure (EX_SOFTWARE).
     case software = 70
+    /// The microphone (an ALSA capture device) does not exist, is busy, or went away (`listen`).
+    case microphoneUnavailable = 71
     /// `serve` cannot bind its address: the port is taken or the address is not this machine's (EX_CANTCREAT).
     case cannotBind = 73
     /// The database is missing, unreadable or corrupt, or an output file cannot be written (EX_IOERR).

@@ -2,7 +2,7 @@ import Foundation
 
 /// The `flightvoice` program: dispatches to a subcommand and turns every failure into a message and an exit code.
 public enum FlightVoiceCommand {
-    static let commands: [any Command.Type] = [AskCommand.self, NormalizeCommand.self, RecognizeCommand.self, EvalCommand.self, DatabaseCommand.self, ServeCommand.self]
+    static let commands: [any Command.Type] = [AskCommand.self, NormalizeCommand.self, RecognizeCommand.self, EvalCommand.self, DatabaseCommand.self, ServeCommand.self, ListenCommand.self, KioskCommand.self, BenchLiveCommand.self]
 
     static let version = "0.1.0"
 

@@ -89,7 +89,7 @@ public final class FlightRecognizer {
     /// The streaming pass, created with the current grammar on first use.
     private func streamingPass() throws -> GrammarPass {
         if let livePass { return livePass }
-        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose))
+        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.streamingArguments, verbose: configuration.verbose))
         try created.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         livePass = created
         return created
@@ -151,6 +151,25 @@ public final class FlightRecognizer {
     /// Decodes a whole decoded clip as one utterance.
     public func recognize(_ clip: AudioClip) throws -> RecognitionResult {
         try recognize(samples: clip.samples)
+    }
+
+    // MARK: Live listening (used by `LiveRecognizer`)
+
+    /// Creates the streaming decoder now, so that `process` never installs a grammar while `decodeSnapshot` runs.
+    func prepareStreaming() throws { _ = try streamingPass() }
+
+    /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
+    ///
+    /// Thread rule (the one exception to "one thread"): it uses only the whole-utterance decoders and reads the grammar,
+    /// so it may run on one other thread while the owner calls `process`/`reset` — after `prepareStreaming()`, and
+    /// never while `load` runs. `LiveRecognizer` keeps to that.
+    func decodeSnapshot(_ samples: [Int16]) throws -> RecognitionResult {
+        try decodeWhole(samples)
+    }
+
+    /// True when `hypothesis` names one of the flights in today's grammar from airline through number.
+    func namesCompleteFlight(_ hypothesis: String) -> Bool {
+        !grammar.flights(in: hypothesis).isEmpty
     }
 
     private var maximumSamples: Int { Int(configuration.maximumUtteranceSeconds * Double(configuration.sampleRate)) }

@@ -51,6 +51,8 @@ public struct RecognizerConfiguration: Sendable {
     /// That pass only has to find a competitor, not save noisy utterances: at these beams it costs about a fifth of
     /// the first pass and separates right from wrong answers as well as with the wide beams, which cost half.
     public var openGrammarBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
+    /// Beams of the streaming pass (HMM, phone exit, word exit): the library's defaults (see `streamingArguments`).
+    public var streamingBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
 
     /// Beams of the free phone loop (HMM, phone exit, word exit): wide, as it was always decoded (it costs about a
     /// twentieth of the audio's duration).
@@ -163,6 +165,13 @@ public struct RecognizerConfiguration: Sendable {
     /// Decoder arguments of the rival pass.
     var rivalArguments: [(String, String)] {
         arguments(beams: rivalBeams)
+    }
+
+    /// Decoder arguments of the streaming pass, which only shows partial words and tells the endpointer when a whole
+    /// flight has been said: the library's default beams. At the final decode's wide beams a second of noise (a cough
+    /// next to the microphone) took the live decoder several seconds, longer than the audio.
+    var streamingArguments: [(String, String)] {
+        arguments(beams: streamingBeams)
     }
 
     /// Decoder arguments of the open-grammar pass.

@@ -27,6 +27,11 @@ public struct SpokenQueryAnswerer: Sendable {
 
     /// The answer to one recognized utterance: a wrong flight is never answered where the decision has doubts.
     public func answer(for result: RecognitionResult) throws -> QueryAnswer {
+        try answer(for: result, now: now)
+    }
+
+    /// The answer to one recognized utterance at `now` (a kiosk answers for the moment it is asked).
+    public func answer(for result: RecognitionResult, now: Date) throws -> QueryAnswer {
         let heard = result.transcript.text
         switch result.decision {
         case .noSpeech:
@@ -46,13 +51,22 @@ public struct SpokenQueryAnswerer: Sendable {
     /// recognizer's full result when there is one (for decision measures).
     public func report(path: String, decode: () throws -> AudioClip, recognizer: FlightRecognizer,
                        inspect: (RecognitionResult) -> Void = { _ in }) -> ClipReport {
+        report(path: path, decode: decode, recognize: { try recognizer.recognize($0) }, inspect: inspect)
+    }
+
+    /// Decodes and answers one clip with `recognize`, which returns nil when it heard no query at all (the live path).
+    public func report(path: String, decode: () throws -> AudioClip, recognize: (AudioClip) throws -> RecognitionResult?,
+                       inspect: (RecognitionResult) -> Void = { _ in }) -> ClipReport {
         let started = Date()
         var transcript = Transcript.empty
         var duration = 0.0
         do {
             let clip = try decode()
             duration = clip.duration
-            let result = try recognizer.recognize(clip)
+            guard let result = try recognize(clip) else {
+                let answer = QueryAnswer(status: .noSpeech, heard: "", flightNumber: nil, candidates: [], lookup: nil, suggestions: [], message: "no speech was heard")
+                return ClipReport(path: path, answer: answer, transcript: transcript, audioDuration: duration, processingSeconds: Date().timeIntervalSince(started), error: nil)
+            }
             inspect(result)
             transcript = result.transcript
             let answer = try answer(for: result)

@@ -1,3 +1,4 @@
+import AudioDevices
 import AudioInput
 import FlightCore
 import Foundation
@@ -14,6 +15,7 @@ enum EvalCommand: Command {
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
+        .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.handThresholds, RecognizerOptions.verbose,
         CommonOptions.database,
@@ -52,14 +54,20 @@ enum EvalCommand: Command {
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let featuresPath = arguments.value("features")
+        let live = arguments.has("live")
         let entries = manifest.entries
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
         let featureRows = Mutex([String](repeating: "", count: entries.count))
         let elapsedSeconds = try ClipBatch.run(Array(entries.indices), jobs: jobs, answerer: answerer, console: context.console, answer: { index, recognizer in
             let entry = entries[index]
             var result: RecognitionResult?
-            let clipReport = answerer.report(path: entry.path, decode: { try AudioFileDecoder.decode(path: entry.resolvedPath) },
-                                             recognizer: recognizer, inspect: { result = $0 })
+            let decode = { try AudioFileDecoder.decode(path: entry.resolvedPath) }
+            let clipReport = live
+                ? answerer.report(path: entry.path, decode: decode, recognize: { clip in
+                    try LiveRecognizer(recognizer: recognizer).firstResult(for: LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate),
+                                                                           chunkSamples: Microphone.defaultChunkSamples)
+                }, inspect: { result = $0 })
+                : answerer.report(path: entry.path, decode: decode, recognizer: recognizer, inspect: { result = $0 })
             if featuresPath != nil {
                 featureRows.withLock { $0[index] = DecisionFeatures.row(entry: entry, report: clipReport, result: result) }
             }

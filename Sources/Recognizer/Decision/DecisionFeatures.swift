@@ -142,7 +142,7 @@ extension DecisionFeatures {
     }
 
     /// The segment's acoustic score minus what `reference`'s segments score over the same frames.
-    private static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
+    static func fitDifference(_ segment: PocketSphinxDecoder.Segment, against reference: [PocketSphinxDecoder.Segment]) -> Double {
         let range = segment.startFrame...(segment.startFrame + segment.frameCount - 1)
         return Double(segment.acousticScore) - reference.reduce(0.0) { $0 + overlapScore($1, range) }
     }

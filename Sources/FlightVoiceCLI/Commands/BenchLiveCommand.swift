@@ -1,0 +1,127 @@
+import AudioDevices
+import AudioInput
+import FlightCore
+import Foundation
+import Recognizer
+
+/// `flightvoice bench-live CLIPS...`: plays clips through the live path in real time and prints how fast answers come.
+enum BenchLiveCommand: Command {
+    static let name = "bench-live"
+    static let summary = "Measure live latency: play clips in real time through the microphone path"
+    static let usage = "flightvoice bench-live [--db PATH] [--each] FILE|DIR ..."
+    static let options: [OptionSpec] = [
+        .flag("--each", help: "Print one line per clip as well."),
+        RecognizerOptions.model, RecognizerOptions.dictionary,
+        CommonOptions.database,
+    ]
+    static let discussion = """
+    Each clip is fed as the kiosk hears it (a second of its own background, the clip, 1.5 s of background) in 64 ms
+    chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
+    response time from the end of the last word (where the batch decode of the clip puts it) to the final result, so it
+    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory.
+    A measurement, not a test: run it on an otherwise idle machine.
+
+    exit codes: 0 measured · 64 usage · 66 no clips · 69 speech model · 74 database
+    """
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "name the clips or folders to play") }
+        let configuration = try RecognizerOptions.configuration(arguments)
+        let inputs = try ClipInputs.collect(arguments.positionals).compactMap { input -> String? in
+            if case .file(let path) = input { return path } else { return nil }
+        }
+        guard !inputs.isEmpty else { throw CommandFailure(message: "no audio files found", exitCode: .noInput) }
+        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
+        let recognizer = try answerer.makeRecognizer()
+
+        var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
+        var speculative = 0, audioSeconds = 0.0, unanswered = 0
+        let cpuBefore = ProcessUsage.cpuSeconds()
+        for path in inputs {
+            let clip: AudioClip
+            do { clip = try AudioFileDecoder.decode(path: path) } catch {
+                context.console.printError("\(path): \(error)")
+                continue
+            }
+            let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
+            let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
+            let live = try LiveRecognizer(recognizer: recognizer)
+            let timing = try playInRealTime(feed, through: live)
+            audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)
+            guard let (utterance, answeredAt) = timing else {
+                unanswered += 1
+                if arguments.has("each") { context.console.print("\(path)  no utterance found") }
+                continue
+            }
+            decisions.append(utterance.decisionSeconds)
+            reasons[utterance.reason, default: 0] += 1
+            if utterance.speculative { speculative += 1 }
+            var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
+            if let lastWordEnd {
+                let response = answeredAt - (Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd)
+                responses.append(response)
+                line += "  response \(milliseconds(response))"
+            }
+            if arguments.has("each") { context.console.print(line + (utterance.speculative ? "  (background decode)" : "")) }
+        }
+        let cpu = ProcessUsage.cpuSeconds() - cpuBefore
+        let console = context.console
+        console.print("clips: \(inputs.count) played, \(decisions.count) answered, \(unanswered) without an utterance")
+        console.print("decision latency (end declared → answer): \(summary(decisions))")
+        console.print("response time (end of last word → answer): \(summary(responses))")
+        console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+                      + "; answered from the background decode: \(speculative) of \(decisions.count)")
+        console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
+                             audioSeconds > 0 ? cpu / audioSeconds : 0, cpu, audioSeconds, ProcessUsage.peakResidentMegabytes()))
+        return .success
+    }
+
+    /// Feeds `feed` chunk by chunk at the moment a microphone would deliver each; returns the first utterance and the
+    /// stream time (seconds since the feed began) when its answer was ready.
+    private static func playInRealTime(_ feed: LiveClipFeed, through live: LiveRecognizer) throws -> (LiveUtterance, Double)? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let chunk = Microphone.defaultChunkSamples
+        var offset = 0
+        while offset < feed.samples.count {
+            let end = min(feed.samples.count, offset + chunk)
+            let due = start + .seconds(Double(end) / Double(AudioClip.sampleRate))
+            if clock.now < due { Thread.sleep(forTimeInterval: (due - clock.now).benchSeconds) }
+            for case .final(let utterance) in try live.process(Array(feed.samples[offset..<end])) {
+                return (utterance, (clock.now - start).benchSeconds)
+            }
+            offset = end
+        }
+        for case .final(let utterance) in try live.finish() { return (utterance, (clock.now - start).benchSeconds) }
+        return nil
+    }
+
+    private static func summary(_ values: [Double]) -> String {
+        guard !values.isEmpty else { return "no data" }
+        let sorted = values.sorted()
+        let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+        return "median \(milliseconds(sorted[sorted.count / 2])), p95 \(milliseconds(p95)), max \(milliseconds(sorted.last!)) (n=\(sorted.count))"
+    }
+
+    private static func milliseconds(_ seconds: Double) -> String { "\(Int((seconds * 1000).rounded())) ms" }
+}
+
+/// This process's CPU time and peak memory (getrusage).
+enum ProcessUsage {
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+}
+
+private extension Duration {
+    var benchSeconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

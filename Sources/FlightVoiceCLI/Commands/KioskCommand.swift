@@ -1,0 +1,42 @@
+import Foundation
+import Kiosk
+
+/// `flightvoice kiosk`: the full-screen kiosk; this command only reads its options and starts it.
+enum KioskCommand: Command {
+    static let name = "kiosk"
+    static let summary = "Run the full-screen kiosk: say or type a flight number, see and hear its gate"
+    static let usage = "flightvoice kiosk [--device NAME | --no-microphone] [--speaker NAME | --no-voice] [--card-seconds N] [--db PATH]"
+    static let options: [OptionSpec] = [
+        .value("--device", "-d", valueName: "NAME", help: "ALSA capture device (default: default)."),
+        .flag("--no-microphone", help: "Keyboard only."),
+        .value("--speaker", valueName: "NAME", help: "ALSA playback device for spoken answers (default: default)."),
+        .flag("--no-voice", help: "Do not speak the answers."),
+        .value("--card-seconds", valueName: "N", help: "How long an answer stays on screen, counting down (default 20)."),
+        RecognizerOptions.model, RecognizerOptions.dictionary,
+        CommonOptions.database,
+    ]
+    static let discussion = """
+    Works without a microphone (typed queries, the same forms as ask); the screen says when the microphone is
+    unavailable and picks it up again when it comes back. Esc returns to the start, Ctrl-C quits.
+    Flight changes (db import) are picked up while it runs.
+
+    exit codes: 0 quit · 64 usage · 69 speech model · 74 database
+    """
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw UsageError(message: "kiosk takes no arguments") }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw UsageError(message: "the kiosk needs a terminal (for answers in a script, use listen or ask)")
+        }
+        var options = KioskOptions()
+        options.microphone = arguments.has("no-microphone") ? nil : (arguments.value("device") ?? "default")
+        options.speaker = arguments.has("no-voice") ? nil : (arguments.value("speaker") ?? "default")
+        if let seconds = try arguments.integer("card-seconds", in: 3...3600) { options.cardSeconds = Double(seconds) }
+        if context.environment["FLIGHTVOICE_NOW"].map({ !$0.isEmpty }) == true { options.fixedNow = context.now }
+        let configuration = try RecognizerOptions.configuration(arguments)
+        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let kiosk = Kiosk(flights: store, configuration: configuration, options: options)
+        try AsyncBridge.wait { try await kiosk.run() }
+        return .success
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// The numbers that decide when a spoken query starts and ends. Every value is in seconds or dB and documented with
+/// why it has that value.
+public struct EndpointerConfiguration: Sendable, Hashable {
+    /// Length of one analysis frame, in seconds (the decoder's 100 frames per second).
+    public var frameSeconds = 0.01
+    /// Frames averaged into one level, in seconds: long enough to smooth single-frame clicks, short enough to follow
+    /// the dip between two words.
+    public var levelSmoothingSeconds = 0.03
+    /// A frame is speech when its level is this many dB over the noise floor: room noise wanders by a few dB, speech
+    /// stands 15–40 dB above it.
+    public var speechAboveNoise = 10.0
+    /// ...and at least this loud, in dBFS: keeps the digital silence of a muted or file-backed device from making
+    /// faint hiss look like speech.
+    public var minimumSpeechLevel = -55.0
+    /// The noise floor is the quietest smoothed level over this window, in seconds (minimum statistics): it follows
+    /// a fan switching on within the window and never mistakes a sentence for noise, because speech dips between words.
+    public var noiseWindowSeconds = 2.0
+    /// Speech starts after this much speech within `onsetWindowSeconds`: a click or a tap is shorter.
+    public var onsetSpeechSeconds = 0.08
+    /// See `onsetSpeechSeconds`.
+    public var onsetWindowSeconds = 0.12
+    /// An utterance with less speech than this is a cough, a door or a tap: dropped without an answer. "L X forty"
+    /// holds about a second of speech; a single short word "yes" about 0.3 s.
+    public var minimumSpeechSeconds = 0.25
+    /// Trailing quiet after which the audio so far is worth decoding in the background, in case no more speech comes:
+    /// the decode then runs while the endpointer still waits.
+    public var candidateSilenceSeconds = 0.12
+    /// Trailing quiet that ends an utterance whose live hypothesis is a complete flight of today's list and has not
+    /// changed for `stableHypothesisSeconds`.
+    public var completeSilenceSeconds = 0.3
+    /// See `completeSilenceSeconds`.
+    public var stableHypothesisSeconds = 0.25
+    /// Trailing quiet that ends any other utterance: long, because a traveller pauses mid-number ("L X four… forty")
+    /// and decoding the query cut at a pause answers the wrong flight.
+    public var incompleteSilenceSeconds = 0.9
+    /// The longest utterance, in seconds: a passing announcement must not keep the kiosk listening forever.
+    public var maximumUtteranceSeconds = 8.0
+
+    public init() {}
+
+    func frames(_ seconds: Double) -> Int { max(1, Int((seconds / frameSeconds).rounded())) }
+}
+
+/// Why an utterance ended.
+public enum EndpointReason: String, Sendable, Hashable {
+    /// The hypothesis named a complete flight and had been stable: ended after the short silence.
+    case completeFlight = "complete_flight"
+    /// Ended after the long trailing silence.
+    case trailingSilence = "trailing_silence"
+    /// Reached the maximum utterance length.
+    case maximumLength = "maximum_length"
+    /// The audio stream ended.
+    case endOfAudio = "end_of_audio"
+}
+
+/// What the endpointer decided at a frame.
+public enum EndpointEvent: Sendable, Hashable {
+    /// Speech began; `frame` is the first frame of the onset.
+    case speechStarted(frame: Int)
+    /// Enough trailing quiet that the audio up to `frame` (exclusive) may be the whole query; its speech ended at
+    /// `lastSpeechFrame` (exclusive).
+    case candidateEnd(frame: Int, lastSpeechFrame: Int)
+    /// The utterance ended at `frame` (exclusive); its speech ended at `lastSpeechFrame` (exclusive).
+    case ended(frame: Int, lastSpeechFrame: Int, reason: EndpointReason)
+    /// The sound was too short to be a query (a cough, a door); nothing to answer.
+    case discarded(frame: Int)
+}
+
+/// Decides where a spoken query starts and ends from the level of each 10 ms frame and from whether the live
+/// hypothesis names a complete flight. Pure and deterministic: feed it frame by frame (tests use tables of levels).
+///
+/// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight, late
+/// (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`.
+public struct Endpointer: Sendable {
+    public let configuration: EndpointerConfiguration
+
+    private enum State: Sendable {
+        case waiting
+        case speaking(start: Int, speechFrames: Int, lastSpeech: Int, candidateSent: Bool)
+    }
+
+    private var state = State.waiting
+    private var frame = 0
+    private var recentPowers: [Double] = []
+    private var smoothedLevels: [Double] = []
+    private var recentSpeech: [Bool] = []
+    private var hypothesisComplete = false
+    private var hypothesisChangedAt = 0
+
+    public init(configuration: EndpointerConfiguration = EndpointerConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// The number of frames seen so far.
+    public var framesSeen: Int { frame }
+    /// True from a candidate end until speech resumes: the audio since is quiet.
+    public var isAfterCandidateEnd: Bool { if case .speaking(_, _, _, let candidateSent) = state { candidateSent } else { false } }
+    /// True between speech start and the end of the utterance.
+    public var isInUtterance: Bool { if case .speaking = state { true } else { false } }
+
+    /// The level of a frame of 16-bit samples in dBFS (mean power; -120 for digital silence).
+    public static func level(of samples: ArraySlice<Int16>) -> Double {
+        guard !samples.isEmpty else { return -120 }
+        var sum = 0.0
+        for sample in samples { sum += Double(sample) * Double(sample) }
+        let power = sum / Double(samples.count)
+        return power > 0 ? max(-120, 10 * log10(power / (32768.0 * 32768.0))) : -120
+    }
+
+    /// Tells the endpointer the live hypothesis changed and whether it now names a complete flight of today's list.
+    public mutating func hypothesisChanged(isCompleteFlight: Bool) {
+        hypothesisComplete = isCompleteFlight
+        hypothesisChangedAt = frame
+    }
+
+    /// Takes the next frame's level (dBFS) and returns what that decided, if anything.
+    public mutating func advance(level: Double) -> EndpointEvent? {
+        defer { frame += 1 }
+        let isSpeech = classify(level)
+        switch state {
+        case .waiting:
+            let onset = configuration.frames(configuration.onsetSpeechSeconds)
+            guard isSpeech, recentSpeech.filter({ $0 }).count >= onset else { return nil }
+            let start = frame - configuration.frames(configuration.onsetWindowSeconds) + 1
+            state = .speaking(start: max(0, start), speechFrames: onset, lastSpeech: frame + 1, candidateSent: false)
+            hypothesisComplete = false
+            hypothesisChangedAt = frame
+            return .speechStarted(frame: max(0, start))
+        case .speaking(let start, var speechFrames, var lastSpeech, var candidateSent):
+            if isSpeech {
+                speechFrames += 1
+                lastSpeech = frame + 1
+                candidateSent = false
+            }
+            let end = frame + 1
+            let silence = end - lastSpeech
+            let length = end - start
+            var event: EndpointEvent?
+            if length >= configuration.frames(configuration.maximumUtteranceSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .maximumLength)
+            } else if hypothesisComplete, silence >= configuration.frames(configuration.completeSilenceSeconds),
+                      end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .completeFlight)
+            } else if silence >= configuration.frames(configuration.incompleteSilenceSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .trailingSilence)
+            } else if !candidateSent, silence >= configuration.frames(configuration.candidateSilenceSeconds),
+                      speechFrames >= configuration.frames(configuration.minimumSpeechSeconds) {
+                candidateSent = true
+                event = .candidateEnd(frame: end, lastSpeechFrame: lastSpeech)
+            }
+            if case .speaking = state { state = .speaking(start: start, speechFrames: speechFrames, lastSpeech: lastSpeech, candidateSent: candidateSent) }
+            return event
+        }
+    }
+
+    /// Ends an utterance in progress because the audio ended; nil when none was in progress.
+    public mutating func endOfAudio() -> EndpointEvent? {
+        guard case .speaking(_, let speechFrames, let lastSpeech, _) = state else { return nil }
+        return finished(frame, lastSpeech, speechFrames, .endOfAudio)
+    }
+
+    /// Forgets the utterance in progress (the noise floor is kept: the room has not changed).
+    public mutating func reset() {
+        state = .waiting
+        recentSpeech = []
+        hypothesisComplete = false
+    }
+
+    private mutating func finished(_ end: Int, _ lastSpeech: Int, _ speechFrames: Int, _ reason: EndpointReason) -> EndpointEvent {
+        reset()
+        guard speechFrames >= configuration.frames(configuration.minimumSpeechSeconds) else { return .discarded(frame: end) }
+        return .ended(frame: end, lastSpeechFrame: lastSpeech, reason: reason)
+    }
+
+    /// Smooths the level, updates the noise floor and says whether this frame is speech.
+    private mutating func classify(_ level: Double) -> Bool {
+        let power = pow(10, level / 10)
+        recentPowers.append(power)
+        let smoothing = configuration.frames(configuration.levelSmoothingSeconds)
+        if recentPowers.count > smoothing { recentPowers.removeFirst(recentPowers.count - smoothing) }
+        let smoothed = 10 * log10(max(1e-12, recentPowers.reduce(0, +) / Double(recentPowers.count)))
+        smoothedLevels.append(smoothed)
+        let window = configuration.frames(configuration.noiseWindowSeconds)
+        if smoothedLevels.count > window { smoothedLevels.removeFirst(smoothedLevels.count - window) }
+        let noise = smoothedLevels.min() ?? smoothed
+        let isSpeech = smoothed >= max(noise + configuration.speechAboveNoise, configuration.minimumSpeechLevel)
+        recentSpeech.append(isSpeech)
+        let onsetWindow = configuration.frames(configuration.onsetWindowSeconds)
+        if recentSpeech.count > onsetWindow { recentSpeech.removeFirst(recentSpeech.count - onsetWindow) }
+        return isSpeech
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A recorded clip presented as a kiosk would hear it: the room's background before and after the query, so the
+/// endpointer finds the start and the end itself. Used by `eval --live` and the live latency benchmark. Pure.
+public struct LiveClipFeed: Sendable {
+    /// Background played before the clip, in seconds (the kiosk hears the room before anyone speaks).
+    public static let leadingBackgroundSeconds = 1.0
+    /// Background played after the clip, in seconds: longer than the endpointer's longest trailing silence.
+    public static let trailingBackgroundSeconds = 1.5
+    /// The clip's edges count as background when quieter than this many dB under its loudest 10 ms frame.
+    public static let backgroundBelowLoudest = 30.0
+    /// Shortest stretch of the clip's own quiet worth repeating as background, in seconds.
+    public static let shortestBackgroundSeconds = 0.1
+
+    /// The audio to feed: background, the clip, background.
+    public let samples: [Int16]
+    /// Where the clip starts in `samples`.
+    public let clipStart: Int
+
+    /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing); a clip without quiet
+    /// edges is fed as it is.
+    public init(clip: [Int16], sampleRate: Int) {
+        let frame = sampleRate / 100
+        let levels = stride(from: 0, to: clip.count - frame + 1, by: frame).map { Endpointer.level(of: clip[$0..<($0 + frame)]) }
+        let floor = (levels.max() ?? -120) - Self.backgroundBelowLoudest
+        let leadingFrames = levels.firstIndex { $0 >= floor } ?? 0
+        let trailingFrames = levels.count - 1 - (levels.lastIndex { $0 >= floor } ?? (levels.count - 1))
+        let shortest = Int(Self.shortestBackgroundSeconds * 100)
+        let background: ArraySlice<Int16>
+        if leadingFrames >= shortest {
+            background = clip[0..<(leadingFrames * frame)]
+        } else if trailingFrames >= shortest {
+            background = clip[(clip.count - trailingFrames * frame)...]
+        } else {
+            background = []
+        }
+        func repeated(_ seconds: Double) -> [Int16] {
+            guard !background.isEmpty else { return [] }
+            let wanted = Int(seconds * Double(sampleRate))
+            var out: [Int16] = []
+            while out.count < wanted { out += background.prefix(wanted - out.count) }
+            return out
+        }
+        let leading = repeated(Self.leadingBackgroundSeconds)
+        samples = leading + clip + repeated(Self.trailingBackgroundSeconds)
+        clipStart = leading.count
+    }
+}
+
+extension LiveRecognizer {
+    /// Feeds `feed` in chunks of `chunkSamples`, then ends the stream; returns every event.
+    public func events(for feed: LiveClipFeed, chunkSamples: Int) throws -> [LiveEvent] {
+        reset()
+        var events: [LiveEvent] = []
+        var offset = 0
+        while offset < feed.samples.count {
+            let end = min(feed.samples.count, offset + chunkSamples)
+            events += try process(Array(feed.samples[offset..<end]))
+            offset = end
+        }
+        return events + (try finish())
+    }
+
+    /// What the kiosk would answer for `feed`: the first utterance's result; nil when it heard no query at all.
+    public func firstResult(for feed: LiveClipFeed, chunkSamples: Int) throws -> RecognitionResult? {
+        for case .final(let utterance) in try events(for: feed, chunkSamples: chunkSamples) { return utterance.result }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+@testable import Recognizer
+import Testing
+
+/// The endpointer fed tables of frame levels (dBFS per 10 ms frame): where queries start and end, and what is dropped.
+struct EndpointerTests {
+    /// Frames of `level` for `seconds`.
+    static func frames(_ level: Double, _ seconds: Double) -> [Double] { Array(repeating: level, count: Int((seconds * 100).rounded())) }
+
+    static let room = -66.0
+    static let voice = -25.0
+
+    /// Runs `levels` through a fresh endpointer, telling it at `completeAt` (a frame) that the hypothesis is a
+    /// complete flight; returns the events with the frame they came at.
+    static func run(_ levels: [Double], completeAt: Int? = nil, configuration: EndpointerConfiguration = EndpointerConfiguration()) -> [EndpointEvent] {
+        var endpointer = Endpointer(configuration: configuration)
+        var events: [EndpointEvent] = []
+        for (index, level) in levels.enumerated() {
+            if index == completeAt { endpointer.hypothesisChanged(isCompleteFlight: true) }
+            if let event = endpointer.advance(level: level) { events.append(event) }
+        }
+        if let event = endpointer.endOfAudio() { events.append(event) }
+        return events
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let levels: [Double]
+        let completeAt: Int?
+        let expected: [String]
+        var testDescription: String { name }
+    }
+
+    static func describe(_ event: EndpointEvent) -> String {
+        switch event {
+        case .speechStarted: "start"
+        case .candidateEnd: "candidate"
+        case .ended(_, _, let reason): "end:\(reason.rawValue)"
+        case .discarded: "discarded"
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "room noise alone is nothing", levels: frames(room, 5), completeAt: nil, expected: []),
+        Case(name: "a query ends after the long silence while the hypothesis is incomplete",
+             levels: frames(room, 1) + frames(voice, 1.2) + frames(room, 2), completeAt: nil, expected: ["start", "candidate", "end:trailing_silence"]),
+        Case(name: "a complete, stable flight ends early",
+             levels: frames(room, 1) + frames(voice, 1.2) + frames(room, 2), completeAt: 150, expected: ["start", "candidate", "end:complete_flight"]),
+        Case(name: "a pause mid-number does not end the query",
+             levels: frames(room, 1) + frames(voice, 0.6) + frames(room, 0.6) + frames(voice, 0.6) + frames(room, 2), completeAt: nil,
+             expected: ["start", "candidate", "candidate", "end:trailing_silence"]),
+        Case(name: "a cough or a door is dropped", levels: frames(room, 1) + frames(-15, 0.15) + frames(room, 2), completeAt: nil,
+             expected: ["start", "discarded"]),
+        Case(name: "a click is not even a start", levels: frames(room, 1) + frames(-15, 0.04) + frames(room, 1), completeAt: nil, expected: []),
+        Case(name: "an endless announcement is cut at the maximum length",
+             levels: frames(room, 1) + (0..<50).flatMap { _ in frames(voice, 0.12) + frames(-45, 0.08) }, completeAt: nil,
+             expected: ["start", "end:maximum_length", "start", "end:end_of_audio"]),
+        Case(name: "speech cut off by the end of the audio still ends", levels: frames(room, 1) + frames(voice, 1), completeAt: nil,
+             expected: ["start", "end:end_of_audio"]),
+        Case(name: "a fan switching on is one sound, then learnt as noise", levels: frames(room, 1) + frames(-40, 6), completeAt: nil,
+             expected: ["start", "candidate", "end:trailing_silence"]),
+    ]
+
+    @Test(arguments: cases) func endpoints(_ example: Case) {
+        #expect(Self.run(example.levels, completeAt: example.completeAt).map(Self.describe) == example.expected)
+    }
+
+    @Test func theEarlyEndComesWithinTheShortSilenceAndTheLateOneAfterTheLong() {
+        let levels = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1.2) + Self.frames(Self.room, 2)
+        let configuration = EndpointerConfiguration()
+        func endFrame(_ events: [EndpointEvent]) -> Int? {
+            for case .ended(let frame, let lastSpeech, _) in events { return frame - lastSpeech }
+            return nil
+        }
+        #expect(endFrame(Self.run(levels, completeAt: 150)) == configuration.frames(configuration.completeSilenceSeconds))
+        #expect(endFrame(Self.run(levels)) == configuration.frames(configuration.incompleteSilenceSeconds))
+    }
+
+    @Test func theCandidateEndComesBeforeTheEnd() {
+        let events = Self.run(Self.frames(Self.room, 1) + Self.frames(Self.voice, 1.2) + Self.frames(Self.room, 2), completeAt: 150)
+        guard case .candidateEnd(let candidate, let lastSpeech) = events[1], case .ended(let end, let endSpeech, _) = events[2] else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        #expect(lastSpeech == endSpeech)
+        #expect(candidate < end)
+    }
+}
