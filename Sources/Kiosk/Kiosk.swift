@@ -22,6 +22,9 @@ public struct KioskOptions: Sendable {
     public static let tickSeconds = 0.25
     /// A fixed "now" for answers (tests replay a moment); nil uses the clock.
     public var fixedNow: Date?
+    /// When answers come from a local copy because the shared database is unreachable, the time that copy was taken
+    /// (shown as the information's age); nil while answers are live. Unset for a local SQLite file.
+    public var offlineCopyTakenAt: (@Sendable () -> Date?)?
 
     public init() {}
 }
@@ -85,7 +88,8 @@ public final class Kiosk: Sendable {
             capture?.cancel()
         }
 
-        var state = KioskState(microphone: options.microphone == nil ? .off : .starting, dataAsOf: now(),
+        var loadedAt = now()
+        var state = KioskState(microphone: options.microphone == nil ? .off : .starting, dataAsOf: options.offlineCopyTakenAt?() ?? loadedAt,
                                voice: voice == nil ? "off" : "on")
         var lastPoll = Date()
         var spoken: String?
@@ -166,6 +170,7 @@ public final class Kiosk: Sendable {
                 terminal.write("\u{1B}[2J")
             case .tick:
                 let current = Date()
+                state.dataAsOf = options.offlineCopyTakenAt?() ?? loadedAt
                 switch state.body {
                 case .card(_, let until), .notFound(_, let until):
                     if current >= until { returnToIdle() }
@@ -177,7 +182,8 @@ public final class Kiosk: Sendable {
                         revision = latest
                         if let fresh = try? SpokenQueryAnswerer(flights: flights, configuration: configuration, now: now()) {
                             answerer = fresh
-                            state.dataAsOf = now()
+                            loadedAt = now()
+                            state.dataAsOf = options.offlineCopyTakenAt?() ?? loadedAt
                             Task { try? await service.load(fresh.vocabulary) }
                         }
                     }

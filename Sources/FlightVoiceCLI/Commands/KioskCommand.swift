@@ -1,3 +1,4 @@
+import FlightStore
 import Foundation
 import Kiosk
 
@@ -5,7 +6,7 @@ import Kiosk
 enum KioskCommand: Command {
     static let name = "kiosk"
     static let summary = "Run the full-screen kiosk: say or type a flight number, see and hear its gate"
-    static let usage = "flightvoice kiosk [--device NAME | --no-microphone] [--speaker NAME | --no-voice] [--card-seconds N] [--db PATH]"
+    static let usage = "flightvoice kiosk [--device NAME | --no-microphone] [--speaker NAME | --no-voice] [--card-seconds N] [--db PATH | --database URL [--offline-copy PATH]]"
     static let options: [OptionSpec] = [
         .value("--device", "-d", valueName: "NAME", help: "ALSA capture device (default: default)."),
         .flag("--no-microphone", help: "Keyboard only."),
@@ -13,14 +14,17 @@ enum KioskCommand: Command {
         .flag("--no-voice", help: "Do not speak the answers."),
         .value("--card-seconds", valueName: "N", help: "How long an answer stays on screen, counting down (default 20)."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
-        CommonOptions.database,
+        CommonOptions.database, CommonOptions.sharedDatabase,
+        .value("--offline-copy", valueName: "PATH",
+               help: "With --database: the local SQLite copy that answers while the shared database is unreachable (default: offline-copy.sqlite beside the default database)."),
     ]
     static let discussion = """
     Works without a microphone (typed queries, the same forms as ask); the screen says when the microphone is
     unavailable and picks it up again when it comes back. Esc returns to the start, Ctrl-C quits.
-    Flight changes (db import) are picked up while it runs.
+    Flight changes (db import, the service, another server) are picked up while it runs. With a shared PostgreSQL
+    database it keeps a local copy and answers from it while the database is unreachable, showing how old it is.
 
-    exit codes: 0 quit · 64 usage · 69 speech model · 74 database
+    exit codes: 0 quit · 64 usage · 69 speech model · 74 database · 76 shared database unreachable with no local copy yet
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -34,7 +38,14 @@ enum KioskCommand: Command {
         if let seconds = try arguments.integer("card-seconds", in: 3...3600) { options.cardSeconds = Double(seconds) }
         if context.environment["FLIGHTVOICE_NOW"].map({ !$0.isEmpty }) == true { options.fixedNow = context.now }
         let configuration = try RecognizerOptions.configuration(arguments)
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let offlineCopy = arguments.value("offline-copy")
+            ?? ((FlightStore.defaultPath(environment: context.environment) as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("offline-copy.sqlite")
+        let store = try DatabaseOptions.location(arguments, context: context).openLive(snapshotPath: offlineCopy)
+        options.offlineCopyTakenAt = {
+            if case .snapshot(let takenAt, _) = store.freshness { return takenAt }
+            return nil
+        }
         let kiosk = Kiosk(flights: store, configuration: configuration, options: options)
         try AsyncBridge.wait { try await kiosk.run() }
         return .success
