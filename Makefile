@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
 
-.PHONY: run test deps build release eval clean training-tools training-set
+.PHONY: run test deps build release eval clean training-tools training-set adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -42,10 +42,16 @@ clean:
 
 # Training and development audio for model adaptation and for choosing decisions (not part of `make test`):
 # make training-set [TRAINING_SET=.build/training-set] [TRAINING_SET_FLAGS="--train 2000 --dev 240"]
-TRAINING_PACKAGES := espeak-ng sox flite python3-numpy sphinxtrain sphinxbase-utils
+TRAINING_PACKAGES := espeak-ng sox flite python3-numpy sphinxtrain sphinxbase-utils pocketsphinx
 TRAINING_SET ?= .build/training-set
 training-tools:
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(TRAINING_PACKAGES)"
 
 training-set: training-tools
 	nice -n 10 scripts/training-data/make-training-set.py $(TRAINING_SET) $(TRAINING_SET_FLAGS)
+
+# The acoustic model adapted on the training split (scripts/acoustic-model/adapt-model.py), rebuilt from scratch:
+# make adapted-model [ADAPTED_MODEL=models/en-us-flightvoice] [ADAPT_FLAGS="--method mllr+map --band wide"]
+ADAPTED_MODEL ?= models/en-us-flightvoice
+adapted-model: training-set
+	nice -n 10 scripts/acoustic-model/adapt-model.py $(TRAINING_SET) $(ADAPTED_MODEL) --work $(TRAINING_SET)/adapt-work $(ADAPT_FLAGS)
