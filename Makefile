@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
 
-.PHONY: run test deps build release eval clean training-tools training-set benchmarks
+.PHONY: run test deps build release eval clean training-tools training-set benchmarks adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -46,7 +46,7 @@ clean:
 
 # Training and development audio for model adaptation and for choosing decisions (not part of `make test`):
 # make training-set [TRAINING_SET=.build/training-set] [TRAINING_SET_FLAGS="--train 2000 --dev 240"]
-TRAINING_PACKAGES := espeak-ng sox flite python3-numpy sphinxtrain sphinxbase-utils
+TRAINING_PACKAGES := espeak-ng sox flite python3-numpy sphinxtrain sphinxbase-utils pocketsphinx
 TRAINING_SET ?= .build/training-set
 training-tools:
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(TRAINING_PACKAGES)"
@@ -58,3 +58,9 @@ training-set: training-tools
 # `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
 benchmarks: release
 	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET)
+
+# The acoustic model adapted on the training split (scripts/acoustic-model/adapt-model.py), rebuilt from scratch:
+# make adapted-model [ADAPTED_MODEL=models/en-us-flightvoice] [ADAPT_FLAGS="--method mllr+map --band wide"]
+ADAPTED_MODEL ?= models/en-us-flightvoice
+adapted-model: training-set
+	nice -n 10 scripts/acoustic-model/adapt-model.py $(TRAINING_SET) $(ADAPTED_MODEL) --work $(TRAINING_SET)/adapt-work $(ADAPT_FLAGS)
