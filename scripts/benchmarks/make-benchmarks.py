@@ -56,7 +56,7 @@ def main():
         shutil.copy(seed, corpus_db)
         run([BINARY, "db", "import", os.path.join(options.corpus, "schedule.csv"), "--db", corpus_db])
         features = os.path.join(work, "corpus.tsv")
-        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features)
+        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features, extra=("--calibrated-decision",))
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
     else:
         notes.append(f"No corpus at {options.corpus}: skipped.")
@@ -67,7 +67,7 @@ def main():
             continue
         part = subset(manifest, options.every, os.path.join(options.training_set, f"{split}-benchmark.tsv"))
         features = os.path.join(work, f"{split}.tsv")
-        evaluate(part, seed, features)
+        evaluate(part, seed, features, extra=("--calibrated-decision",))
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
 
     # Speed: the held-out dev part (or the samples) with one and with two workers.
