@@ -14,8 +14,9 @@ public struct KioskOptions: Sendable {
     public var cardSeconds = 20.0
     /// How much Space adds to a card's time, in seconds.
     public var extraSecondsOnRequest = 20.0
-    /// How often the schedule is checked for changes, in seconds (a cheap read of its revision).
-    public var schedulePollSeconds = 2.0
+    /// How often the schedule is checked for changes, in seconds (a cheap read of its revision): a gate change reaches
+    /// a card on screen within this time (the fleet promises 2 s from the desk's commit).
+    public var schedulePollSeconds = 1.0
     /// How long to wait before trying an unavailable microphone again, in seconds.
     public var microphoneRetrySeconds = 2.0
     /// How often the screen is refreshed for the countdown, in seconds.
@@ -89,6 +90,7 @@ public final class Kiosk: Sendable {
         }
 
         var loadedAt = now()
+        var shownFlight: FlightNumber?
         var state = KioskState(microphone: options.microphone == nil ? .off : .starting, dataAsOf: options.offlineCopyTakenAt?() ?? loadedAt,
                                voice: voice == nil ? "off" : "on")
         var lastPoll = Date()
@@ -118,6 +120,7 @@ public final class Kiosk: Sendable {
             switch answer.status {
             case .found:
                 guard let lookup = answer.lookup else { fallthrough }
+                shownFlight = lookup.requested
                 state.body = .card(KioskText.card(lookup, options: options), until: Date().addingTimeInterval(self.options.cardSeconds))
                 speak(SpokenAnswer.sentence(for: answer, options: options))
                 expectReply(true)
@@ -185,6 +188,11 @@ public final class Kiosk: Sendable {
                             loadedAt = now()
                             state.dataAsOf = options.offlineCopyTakenAt?() ?? loadedAt
                             Task { try? await service.load(fresh.vocabulary) }
+                        }
+                        // A card on screen shows the flight as it is now: a gate changed at the desk must not stay wrong.
+                        if case .card(_, let until) = state.body, let shownFlight,
+                           let current = try? flights.flight(shownFlight, near: now()) {
+                            state.body = .card(KioskText.card(current, options: presentation()), until: until)
                         }
                     }
                 }

@@ -95,6 +95,27 @@ import Testing
         #expect(ready.contains("Microphone: ready"), "\(ready)")
     }
 
+    @Test func aGateChangedWhileItsCardIsShownReachesTheScreen() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let kiosk = try KioskSession(binary: binary, arguments: ["--no-microphone", "--no-voice"], environment: [:])
+        _ = try kiosk.waitFor { $0.contains("Say your flight number") }
+        try kiosk.type("LX40")
+        try kiosk.send("Enter")
+        let card = try kiosk.waitFor { $0.contains("GATE") }
+        #expect(card.contains("GATE E34"), "\(card)")
+
+        let changes = binary.folder.appendingPathComponent("gate-change.csv")
+        try """
+            flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares
+            LX40,Swiss,departure,JFK,New York,13:05,13:05,E,E40,,boarding,
+
+            """.write(to: changes, atomically: true, encoding: .utf8)
+        #expect(try binary.run(["db", "import", changes.path]).exitCode == 0)
+        let changed = try kiosk.waitFor(timeout: 10) { $0.contains("GATE E40") }
+        #expect(changed.contains("GATE CHANGED: WAS E34, NOW E40"), "the card shows the change as such: \(changed)")
+    }
+
     @Test func aDoubtfulQueryAsksAndASpokenYesAnswersIt() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
