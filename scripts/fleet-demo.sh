@@ -7,9 +7,8 @@
 #                                          server 2 show it within 2 seconds, stop (exit 0 on success)
 #   scripts/fleet-demo.sh --database URL   use this PostgreSQL database instead of a throw-away cluster
 #
-# The kiosk panes are stand-ins: `flightvoice kiosk` (microphone, full screen) reads a SQLite file only so far, so each
-# kiosk pane shows `flightvoice ask LX40` answered from the shared database and redraws on every change it hears
-# (`flightvoice db watch`, LISTEN/NOTIFY): the same path a kiosk's grammar and screen follow.
+# The kiosk panes run `flightvoice kiosk` on the shared database (keyboard only, no voice: this machine may have no
+# sound card), each with its own offline copy; LX40 is typed into both, and the card on screen follows the change.
 # FLIGHTVOICE_BIN picks the binary (default .build/release/flightvoice, built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,32 +48,25 @@ token=$(cat "$work/token")
 # Migrates the schema and seeds the built-in day if the database is new.
 "$bin" db status --database "$database" >/dev/null
 
-cat >"$work/kiosk.sh" <<'KIOSK'
-#!/usr/bin/env bash
-# One kiosk screen: the answer for LX40 from the shared database, redrawn whenever any process changes the flights.
-name=$1 bin=$2 database=$3
-draw() {
-    local answer
-    answer=$("$bin" ask --database "$database" LX40 2>&1)
-    clear
-    printf '=== KIOSK %s ===   %s\n\n%s\n' "$name" "$(date +%T.%N | cut -c1-12)" "$answer"
+kiosk() {
+    echo "LANG=C.UTF-8 $bin kiosk --database '$database' --no-microphone --no-voice --card-seconds 3600 --offline-copy $work/kiosk$1.sqlite 2>$work/kiosk$1.log"
 }
-while true; do
-    draw
-    # One line per change any process commits; the watcher listens for the whole session, so nothing is missed.
-    "$bin" db watch --database "$database" 2>/dev/null | while read -r _; do draw; done
-    sleep 1 # the database went away: draw again (the answer says so) and listen again
-done
-KIOSK
-chmod +x "$work/kiosk.sh"
 
 serve() { echo "$bin serve --port 0 --workers 1 --data $work/server$1 --database '$database' --token-file $work/token 2>&1 | tee $work/server$1.log"; }
-tmux new-session -d -s "$session" -x 160 -y 40 "$(serve 1)"
+# Each kiosk pane gets at least 80×24, what the kiosk is made for.
+tmux new-session -d -s "$session" -x 170 -y 60 "$(serve 1)"
 tmux split-window -t "$session" -h "$(serve 2)"
-tmux split-window -t "$session:0.0" -v "LANG=C.UTF-8 $work/kiosk.sh 1 $bin '$database'"
-tmux split-window -t "$session:0.2" -v "LANG=C.UTF-8 $work/kiosk.sh 2 $bin '$database'"
+tmux split-window -t "$session:0.0" -v -l 28 "$(kiosk 1)"
+tmux split-window -t "$session:0.2" -v -l 28 "$(kiosk 2)"
 kiosk1="$session:0.1"
 kiosk2="$session:0.3"
+screen() { tmux capture-pane -p -t "$1"; }
+for pane in "$kiosk1" "$kiosk2"; do
+    for _ in $(seq 1 300); do screen "$pane" | grep -q "Say your flight number" && break; sleep 0.2; done
+    screen "$pane" | grep -q "Say your flight number" || { echo "fleet-demo: a kiosk did not start:" >&2; screen "$pane" >&2; cat "$work"/kiosk*.log >&2; exit 70; }
+    tmux send-keys -t "$pane" -l "LX40"
+    tmux send-keys -t "$pane" Enter
+done
 
 url_of() { grep -o 'listening on http://[0-9.:]*' "$work/server$1.log" 2>/dev/null | head -1 | cut -d' ' -f3; }
 for _ in $(seq 1 300); do
@@ -104,7 +96,7 @@ EOF
 fi
 
 # --check: both kiosks show the current gate first, then the change must reach them within 2 seconds.
-shows() { tmux capture-pane -p -t "$1" | grep -q "Gate $2"; }
+shows() { screen "$1" | grep -q "GATE $2"; }
 current=$("$bin" ask --database "$database" LX40 | grep -o 'Gate [A-Z0-9]*' | cut -d' ' -f2)
 for _ in $(seq 1 150); do shows "$kiosk1" "$current" && shows "$kiosk2" "$current" && break; sleep 0.2; done
 shows "$kiosk1" "$current" && shows "$kiosk2" "$current" || { echo "fleet-demo: the kiosks never showed gate $current" >&2; exit 1; }
@@ -121,9 +113,9 @@ elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 curl -s "$server2/v1/flights/LX40" | grep -q "\"gate\":\"$gate\"" || { echo "fleet-demo: server 2 does not answer gate $gate" >&2; exit 1; }
 if [ -z "$seen" ]; then
     echo "fleet-demo: gate $gate did not reach both kiosks within 2 s; they show:" >&2
-    tmux capture-pane -p -t "$kiosk1" >&2
-    tmux capture-pane -p -t "$kiosk2" >&2
+    screen "$kiosk1" >&2
+    screen "$kiosk2" >&2
     exit 1
 fi
 echo "fleet-demo: gate $gate set through server 1 reached server 2 and both kiosks in $elapsed_ms ms"
-tmux capture-pane -p -t "$kiosk1" | head -5
+screen "$kiosk1" | head -12
