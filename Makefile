@@ -54,7 +54,7 @@ training-tools:
 training-set: training-tools
 	nice -n 10 scripts/training-data/make-training-set.py $(TRAINING_SET) $(TRAINING_SET_FLAGS)
 
-# BENCHMARKS.md from scratch: make benchmarks [CORPUS=../shared/corpus] [TRAINING_SET=...] (held-out voices come from
+# BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
 # `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
 benchmarks: release
 	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET)
