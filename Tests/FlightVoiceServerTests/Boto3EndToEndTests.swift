@@ -7,31 +7,13 @@ import Testing
 @Suite(.serialized) struct Boto3EndToEndTests {
     static let environmentFolder = ServerProcess.packageRoot.appendingPathComponent(".build/boto3-venv")
 
-    /// Runs a program to its end; returns its exit status and output.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var all = ProcessInfo.processInfo.environment
-        // An empty value removes the variable (a developer's own AWS settings must not leak into the test).
-        for (key, value) in environment { all[key] = value.isEmpty ? nil : value }
-        process.environment = all
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
     /// The virtual environment's python, creating it and installing boto3 on first use.
     static func python() throws -> String {
         let python = environmentFolder.appendingPathComponent("bin/python").path
-        if try FileManager.default.isExecutableFile(atPath: python) && run(python, ["-c", "import boto3"]).status == 0 { return python }
-        let created = try run("/usr/bin/python3", ["-m", "venv", environmentFolder.path])
+        if try FileManager.default.isExecutableFile(atPath: python) && runToEnd(python, ["-c", "import boto3"]).status == 0 { return python }
+        let created = try runToEnd("/usr/bin/python3", ["-m", "venv", environmentFolder.path])
         guard created.status == 0 else { throw ServerFailure("python3 -m venv failed (is python3-venv installed? make deps installs it): \(created.output)") }
-        let installed = try run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "boto3"])
+        let installed = try runToEnd(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "boto3"])
         guard installed.status == 0 else { throw ServerFailure("pip install boto3 failed: \(installed.output)") }
         return python
     }
@@ -54,7 +36,7 @@ import Testing
         let python = try Self.python()
         let server = try ServerProcess(arguments: serverArguments)
         defer { server.cleanUp() }
-        let result = try Self.run(python, [ServerProcess.fixtures.appendingPathComponent("boto3_workflow.py").path, server.baseURL,
+        let result = try runToEnd(python, [ServerProcess.fixtures.appendingPathComponent("boto3_workflow.py").path, server.baseURL,
                                            ServerProcess.samples.appendingPathComponent("lx40.wav").path, "LX40"],
                                   environment: ["AWS_SHARED_CREDENTIALS_FILE": server.dataFolder.appendingPathComponent("aws-credentials").path,
                                                 "AWS_CONFIG_FILE": "/dev/null", "AWS_EC2_METADATA_DISABLED": "true",

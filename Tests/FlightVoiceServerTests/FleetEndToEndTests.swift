@@ -86,17 +86,9 @@ struct FleetDemoScriptTests {
     @Test func theFleetDemoShowsAGateChangeOnBothKiosks() throws {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url: url) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [ServerProcess.packageRoot.appendingPathComponent("scripts/fleet-demo.sh").path, "--check", "--database", url]
-        process.environment = ProcessInfo.processInfo.environment.merging(["FLIGHTVOICE_BIN": ServerProcess.executable.path]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try runToEnd("/bin/bash", [ServerProcess.packageRoot.appendingPathComponent("scripts/fleet-demo.sh").path, "--check", "--database", url],
+                                            environment: ["FLIGHTVOICE_BIN": ServerProcess.executable.path])
+        #expect(status == 0, "\(output)")
         #expect(output.contains("reached server 2 and both kiosks"))
     }
 }
@@ -106,16 +98,9 @@ struct FleetDemoScriptTests {
     @Test func serveExits76WhenTheDatabaseCannotBeReached() throws {
         let folder = try ServerProcess.makeDataFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = ["serve", "--port", "0", "--data", folder.path, "--database", "postgres://nobody@127.0.0.1:1/flights"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 76, "\(output)")
+        let (status, output) = try runToEnd(ServerProcess.executable.path,
+                                            ["serve", "--port", "0", "--data", folder.path, "--database", "postgres://nobody@127.0.0.1:1/flights"])
+        #expect(status == 76, "\(output)")
         #expect(output.contains("cannot reach the PostgreSQL database"))
         #expect(!output.contains("listening on"))
     }
