@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fleet chaos test at full size: three `flightvoice serve` processes on one throw-away PostgreSQL, 200 jobs of a
 # real spoken clip with callbacks to a loopback receiver, servers killed with SIGKILL and restarted at random. Passes
-# when every job completed exactly once and no callback arrived twice (see Tests/FlightVoiceServerTests/FleetChaosTests.swift).
+# when every job completed exactly once and every callback arrived, exactly once per FlightVoice-Delivery-Id; it prints
+# how many raw duplicates (sends a kill interrupted, resent) the receiver deduplicated
+# (see Tests/FlightVoiceServerTests/FleetChaosTests.swift).
 #
 #   scripts/chaos-fleet.sh [JOBS] [CLIP]      (defaults: 200, Samples/lx40.wav; bounded at 15 minutes)
 set -euo pipefail

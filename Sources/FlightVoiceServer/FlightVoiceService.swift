@@ -85,16 +85,17 @@ public final class FlightVoiceService: Sendable {
         // on a shared queue, other servers are alive and only expired leases are taken back.
         let requeued = try store.requeueExpiredLeases(now: backend.sharedByServers ? Date() : .distantFuture)
         if !requeued.isEmpty { notes.append("requeued \(requeued.count) job(s) a previous run left in progress: \(requeued.joined(separator: ", "))") }
-        let abandoned = try store.abandonInterruptedCallbacks()
-        if abandoned > 0 { notes.append("\(abandoned) callback(s) were being sent when the previous run stopped; not resent, so none arrives twice") }
+        // The same for callbacks a dead process was sending: they go out again, with the same delivery id.
+        let resent = try store.requeueInterruptedCallbacks(now: backend.sharedByServers ? Date() : .distantFuture)
+        if resent > 0 { notes.append("\(resent) callback(s) were being sent when their server stopped; they are sent again with the same delivery id") }
         startupNotes = notes
         let answerer = try SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now())
         let flightStore = flights
         let revision = (try? flightStore.scheduleRevision()) ?? 0
         lastScheduleRevision = Atomic(revision)
         lookupRevision = Atomic(revision)
-        callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
+        callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics, leases: leases)
         let baseURL = self.baseURL
         let runner = JobRunner(folder: folder, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
@@ -180,11 +181,11 @@ public final class FlightVoiceService: Sendable {
         relays.withLock { $0 = tasks }
     }
 
-    /// Returns to the queue the jobs of servers that died (their leases ran out), so that a server lost for good
-    /// costs its jobs no more than one lease; any live server may do it, the store makes it safe to race.
+    /// Returns to the queue the jobs and callback sends of servers that died (their leases ran out), so that a server
+    /// lost for good costs them no more than one lease; any live server may do it, the store makes it safe to race.
     private func requeueDeadServersJobs() {
-        guard let requeued = try? store.requeueExpiredLeases(now: Date()), !requeued.isEmpty else { return }
-        workers.jobQueued()
+        if let requeued = try? store.requeueExpiredLeases(now: Date()), !requeued.isEmpty { workers.jobQueued() }
+        if let resent = try? store.requeueInterruptedCallbacks(now: Date()), resent > 0 { callbacks.wake() }
     }
 
     /// Shows a change to job `name` that any server made (announced by the database) to this server's waiters.

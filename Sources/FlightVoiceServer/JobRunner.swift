@@ -25,8 +25,8 @@ struct JobRunner: Sendable {
     static let streamingChunkSamples = 1024
 
     func run(_ job: TranscriptionJob, owner: String, recognizer: FlightRecognizer, answerer: SpokenQueryAnswerer) {
-        leases.hold(job.name, owner: owner)
-        defer { leases.release(job.name) }
+        leases.hold(.job(job.name), owner: owner)
+        defer { leases.release(.job(job.name)) }
         events.publishStatus(job.name, .inProgress)
         let outcome = process(job, recognizer: recognizer, answerer: answerer)
         var finished = job
@@ -151,9 +151,16 @@ struct JobRunner: Sendable {
     }
 }
 
-/// Renews the leases of the jobs this process is decoding, every third of the lease, on one thread of its own.
+/// Renews the leases this process holds (the jobs it is decoding, the callbacks it is sending) every third of the
+/// lease, on one thread of its own: while the process lives, nobody else takes them over.
 final class LeaseKeeper: Sendable {
-    private let held = Mutex<[String: String]>([:])
+    /// What a lease is on.
+    enum Held: Hashable, Sendable {
+        case job(String)
+        case callback(Int64)
+    }
+
+    private let held = Mutex<[Held: String]>([:])
     private let store: any TranscriptionJobStore
     private let leaseSeconds: Double
 
@@ -164,13 +171,19 @@ final class LeaseKeeper: Sendable {
             while true {
                 Thread.sleep(forTimeInterval: leaseSeconds / 3)
                 let current = held.withLock { $0 }
-                for (name, owner) in current { _ = try? store.renewLease(name: name, owner: owner, until: Date().addingTimeInterval(leaseSeconds)) }
+                for (lease, owner) in current {
+                    let until = Date().addingTimeInterval(leaseSeconds)
+                    switch lease {
+                    case .job(let name): _ = try? store.renewLease(name: name, owner: owner, until: until)
+                    case .callback(let id): _ = try? store.renewCallbackLease(id: id, owner: owner, until: until)
+                    }
+                }
             }
         }
         thread.name = "FlightVoice.leases"
         thread.start()
     }
 
-    func hold(_ name: String, owner: String) { held.withLock { $0[name] = owner } }
-    func release(_ name: String) { held.withLock { $0[name] = nil } }
+    func hold(_ lease: Held, owner: String) { held.withLock { $0[lease] = owner } }
+    func release(_ lease: Held) { held.withLock { $0[lease] = nil } }
 }
