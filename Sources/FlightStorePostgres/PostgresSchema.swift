@@ -112,6 +112,21 @@ enum PostgresSchema {
             ALTER TABLE job_callbacks ALTER COLUMN delivery_key SET NOT NULL, ADD CONSTRAINT job_callbacks_delivery_key UNIQUE (delivery_key),
                 DROP COLUMN sending_since_ms;
             """),
+        PostgresMigration(version: 5, summary: "S3 buckets and objects, shared by every server of a fleet", sql: """
+            CREATE TABLE s3_buckets (
+                name       text PRIMARY KEY,
+                created_ms bigint NOT NULL
+            );
+            -- "C": keys compare and list in byte order, as S3 lists them.
+            CREATE TABLE s3_objects (
+                bucket      text NOT NULL REFERENCES s3_buckets(name),
+                key         text COLLATE "C" NOT NULL,
+                data        bytea NOT NULL,
+                size        bigint NOT NULL,
+                modified_ms bigint NOT NULL,
+                PRIMARY KEY (bucket, key)
+            );
+            """),
     ]
 
     /// The newest schema version this code knows.

@@ -19,6 +19,9 @@ public final class FlightVoiceService: Sendable {
     /// Job media and transcripts: the data folder, or files every server of a fleet reads.
     let jobFiles: any JobFileStore
     let jobFilesAreShared: Bool
+    /// S3 buckets and objects: the data folder, or objects every server of a fleet reads.
+    let objects: any ObjectStore
+    let objectsAreShared: Bool
     /// True when other servers drain the same queue: their dead workers' expired leases are taken back while running.
     private let queueIsShared: Bool
     private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
@@ -53,8 +56,8 @@ public final class FlightVoiceService: Sendable {
         try self.init(configuration: configuration, folder: folder, backend: .dataFolder(folder, jobStore: jobStore))
     }
 
-    /// A service on `backend` (made by `backend(folder)` once the data folder is locked), with secrets and S3
-    /// objects in the data folder.
+    /// A service on `backend` (made by `backend(folder)` once the data folder is locked), with secrets in the data
+    /// folder.
     public convenience init(configuration: ServiceConfiguration, backend: (DataFolder) throws -> ServiceBackend) throws {
         let folder = try DataFolder(path: configuration.dataFolder)
         try Self.lockExclusively(folder.lockFile)
@@ -69,6 +72,8 @@ public final class FlightVoiceService: Sendable {
         self.store = store
         jobFiles = backend.jobFiles ?? folder
         jobFilesAreShared = backend.jobFiles != nil
+        objects = backend.objects ?? folder
+        objectsAreShared = backend.objects != nil
         queueIsShared = backend.sharedByServers
         jobChanges = backend.jobChanges
         var notes: [String] = []
@@ -97,7 +102,7 @@ public final class FlightVoiceService: Sendable {
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
         callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics, leases: leases)
         let baseURL = self.baseURL
-        let runner = JobRunner(folder: folder, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
+        let runner = JobRunner(objects: objects, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
                                onFinished: { [callbacks] in callbacks.wake() })
         workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)

@@ -9,7 +9,8 @@ import TranscriptionJobs
 /// Runs one claimed job on a worker: decodes its media (streaming partial hypotheses to the job's events), writes
 /// the Transcribe document, and finishes the job in the store together with its callback delivery.
 struct JobRunner: Sendable {
-    let folder: DataFolder
+    /// Where an `OutputBucketName` transcript object goes.
+    let objects: any ObjectStore
     /// Where media are read and transcripts written (the folder, or a store every server shares).
     let jobFiles: any JobFileStore
     let store: any TranscriptionJobStore
@@ -84,13 +85,14 @@ struct JobRunner: Sendable {
         do {
             try jobFiles.write(document, to: transcriptPath)
             if let bucket = request.outputBucket {
-                guard let objectPath = DataFolder.objectPath(bucket: bucket, key: request.outputKey ?? "\(request.name).json") else {
+                let key = request.outputKey ?? "\(request.name).json"
+                guard DataFolder.objectPath(bucket: bucket, key: key) != nil else {
                     return .failed("The output location s3://\(bucket)/\(request.outputKey ?? "") is not a valid bucket and key.")
                 }
-                try folder.write(document, to: objectPath)
+                try objects.putObject(document, bucket: bucket, key: key, now: Date())
             }
         } catch {
-            return .failed("Internal failure: the transcript could not be written: \(error.localizedDescription)")
+            return .failed("Internal failure: the transcript could not be written: \(error)")
         }
         var answerObject = ClipReportOutput.jsonObject(report)
         if case .object(var members) = answerObject {

@@ -3,7 +3,8 @@ import Foundation
 import TranscriptionJobs
 
 /// The storage a service runs on, chosen by the front end so that the HTTP layer never knows which it is: one
-/// server's data folder (SQLite flights and jobs, files in the folder), or a database several servers share.
+/// server's data folder (SQLite flights and jobs, files and S3 objects in the folder), or a database several servers
+/// share.
 public struct ServiceBackend: Sendable {
     /// The flights every lookup, `PUT /v1/flights` and import use.
     public var flights: any FlightDatabase
@@ -11,6 +12,8 @@ public struct ServiceBackend: Sendable {
     public var jobs: any TranscriptionJobStore
     /// Job media and transcripts; nil keeps them in the data folder.
     public var jobFiles: (any JobFileStore)?
+    /// S3 buckets and objects; nil keeps them in the data folder.
+    public var objects: (any ObjectStore)?
     /// Names of jobs changed by any server (nil: changes may have been missed), when other servers share the queue,
     /// so that `?wait` and event streams here hear jobs decoded elsewhere.
     public var jobChanges: (@Sendable () -> AsyncStream<String?>)?
@@ -18,11 +21,12 @@ public struct ServiceBackend: Sendable {
     /// holders may be alive, and job files must be shared.
     public var sharedByServers: Bool
 
-    public init(flights: any FlightDatabase, jobs: any TranscriptionJobStore, jobFiles: (any JobFileStore)? = nil,
+    public init(flights: any FlightDatabase, jobs: any TranscriptionJobStore, jobFiles: (any JobFileStore)? = nil, objects: (any ObjectStore)? = nil,
                 jobChanges: (@Sendable () -> AsyncStream<String?>)? = nil, sharedByServers: Bool = false) {
         self.flights = flights
         self.jobs = jobs
         self.jobFiles = jobFiles
+        self.objects = objects
         self.jobChanges = jobChanges
         self.sharedByServers = sharedByServers
     }

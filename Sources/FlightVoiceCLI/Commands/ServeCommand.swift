@@ -100,13 +100,13 @@ enum ServeCommand: Command {
     }
 
     /// The data folder's own SQLite stores, unless a database is named: a SQLite file then holds the flights, and a
-    /// PostgreSQL database the flights, the shared job queue and the job files.
+    /// PostgreSQL database the flights, the shared job queue, the job files and the S3 objects.
     private static func backend(_ named: FlightDatabaseLocation?, folder: DataFolder) throws -> ServiceBackend {
         switch named {
         case .postgres(let url)?:
             let jobs = try PostgresJobStore(url: url)
             return ServiceBackend(flights: try FlightDatabaseLocation.postgres(url: url).open(), jobs: jobs, jobFiles: try PostgresJobFiles(url: url),
-                                  jobChanges: { jobs.jobChanges() }, sharedByServers: true)
+                                  objects: try PostgresObjectStore(url: url), jobChanges: { jobs.jobChanges() }, sharedByServers: true)
         case let named?:
             var backend = try ServiceBackend.dataFolder(folder)
             backend.flights = try named.open()
