@@ -1,6 +1,6 @@
 import DatabaseTestSupport
 import FlightStore
-import FlightStorePostgres
+@testable import FlightStorePostgres
 import Foundation
 import Synchronization
 import Testing
@@ -277,6 +277,29 @@ struct SharedJobQueueTests {
         #expect(try starting.requeueInterruptedCallbacks(now: Date().addingTimeInterval(90)) == 0, "a renewed lease keeps the send its sender's")
         try sender.callbackDelivered(id: delivery.id, now: Date())
         #expect(try starting.callbackCounts() == (delivered: 1, pending: 0, failed: 0))
+    }
+
+    @Test("a version 3 database is upgraded: deliveries get keys, and a send begun then keeps the five minutes it had")
+    func aVersion3DatabaseIsUpgraded() throws {
+        let url = try fixture.newPostgresDatabase()
+        let old = try PostgresConnection(url: url)
+        try old.execute("CREATE TABLE flightvoice_migrations (version integer PRIMARY KEY, summary text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+        for migration in PostgresSchema.migrations where migration.version <= 3 {
+            try old.executeScript(migration.sql)
+            try old.execute("INSERT INTO flightvoice_migrations (version, summary) VALUES ($1, $2)", [String(migration.version), migration.summary])
+        }
+        let began = Date()
+        try old.execute("""
+            INSERT INTO job_callbacks (job_name, url, payload, state, attempts, next_attempt_ms, sending_since_ms)
+            VALUES ('sent', 'http://127.0.0.1:9/', '{}', 'sending', 1, 0, $1), ('waiting', 'http://127.0.0.1:9/', '{}', 'pending', 0, 0, NULL)
+            """, [String(JobStoreClock.milliseconds(began))])
+        let store = try PostgresJobStore(url: url)
+        #expect(try store.requeueInterruptedCallbacks(now: began.addingTimeInterval(290)) == 0)
+        #expect(try store.requeueInterruptedCallbacks(now: began.addingTimeInterval(301)) == 1)
+        let first = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: began.addingTimeInterval(301)))
+        let second = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: began.addingTimeInterval(301)))
+        #expect(Set([first.jobName, second.jobName]) == ["sent", "waiting"])
+        #expect(first.key.count == 36 && second.key.count == 36 && first.key != second.key)
     }
 
     @Test("job changes on one server are announced to another within 2 seconds")
