@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${1:-200}
 clip=${2:-Samples/lx40.wav}
-swift build --build-tests >/dev/null
+# A release build, as a fleet runs it; the test targets use @testable imports, so testing is enabled in it.
+release=(-c release -Xswiftc -enable-testing)
+swift build "${release[@]}" --build-tests >/dev/null
 FLIGHTVOICE_CHAOS_JOBS=$jobs FLIGHTVOICE_CHAOS_CLIP=$(realpath "$clip") FLIGHTVOICE_CHAOS_SECONDS=900 \
-    scripts/with-test-postgres.sh swift test --skip-build --filter FleetChaosTests 2>&1 | grep -E "fleet chaos|✔|✘|Expectation failed|error"
+    scripts/with-test-postgres.sh swift test "${release[@]}" --skip-build --filter FleetChaosTests 2>&1 | grep -E "fleet chaos|✔|✘|Expectation failed|error"

@@ -25,6 +25,7 @@ public final class FlightVoiceService: Sendable {
     /// True when other servers drain the same queue: their dead workers' expired leases are taken back while running.
     private let queueIsShared: Bool
     private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
+    private let partials: JobPartialsRelay?
     /// The tasks relaying the database's announcements (schedule and job changes), cancelled by `drain`.
     private let relays = Mutex<[Task<Void, Never>]>([])
     let workers: RecognitionWorkers
@@ -76,6 +77,7 @@ public final class FlightVoiceService: Sendable {
         objectsAreShared = backend.objects != nil
         queueIsShared = backend.sharedByServers
         jobChanges = backend.jobChanges
+        partials = backend.partials
         var notes: [String] = []
         let tokenPath = configuration.tokenFile ?? folder.tokenFile
         let token = try DataFolder.secretFile(at: tokenPath) { Crypto.hex(Crypto.randomBytes(24)) }
@@ -104,7 +106,7 @@ public final class FlightVoiceService: Sendable {
         let baseURL = self.baseURL
         let runner = JobRunner(objects: objects, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
-                               onFinished: { [callbacks] in callbacks.wake() })
+                               onFinished: { [callbacks] in callbacks.wake() }, announcePartial: backend.partials?.announce)
         workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)
     }
 
@@ -164,7 +166,8 @@ public final class FlightVoiceService: Sendable {
     }
 
     /// Follows the database's announcements: a schedule change rebuilds the grammar at once (the watcher's polling
-    /// stays as a safety net), and a job changed by any server wakes this server's waiters and event streams.
+    /// stays as a safety net), a job changed by any server wakes this server's waiters and event streams, and another
+    /// server's partial hypotheses go to this server's event streams.
     private func startRelays() {
         let schedule = Task.detached { [self] in
             for await change in flights.scheduleChanges() where !Task.isCancelled {
@@ -180,6 +183,14 @@ public final class FlightVoiceService: Sendable {
                 for await name in jobChanges() where !Task.isCancelled {
                     guard let name else { events.touch(); continue }
                     relayJobChange(name)
+                }
+            })
+        }
+        if let partials {
+            tasks.append(Task.detached { [events] in
+                for await heard in partials.othersPartials() where !Task.isCancelled {
+                    guard let heard else { continue }
+                    events.publish(heard.job, JobRunner.partialEvent(job: heard.job, transcript: heard.transcript))
                 }
             })
         }

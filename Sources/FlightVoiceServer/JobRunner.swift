@@ -22,6 +22,8 @@ struct JobRunner: Sendable {
     let represent: @Sendable (TranscriptionJob) -> JSONValue
     /// Called once the outcome is committed (wakes the callback sender).
     let onFinished: @Sendable () -> Void
+    /// Tells the other servers of a fleet of each partial hypothesis (nil on one server).
+    let announcePartial: (@Sendable (_ job: String, _ transcript: String) -> Void)?
     /// Samples fed to the streaming decoder per step (64 ms at 16 kHz), so partial hypotheses come at that pace.
     static let streamingChunkSamples = 1024
 
@@ -114,7 +116,8 @@ struct JobRunner: Sendable {
                 while index < clip.samples.count {
                     let end = min(index + Self.streamingChunkSamples, clip.samples.count)
                     for case .partial(let text) in recognizer.process(clip.samples[index..<end]) {
-                        events.publish(name, ServerSentEvent(name: "partial", data: JSONValue.object(["name": .string(name), "transcript": .string(text)]).serialized()))
+                        events.publish(name, Self.partialEvent(job: name, transcript: text))
+                        announcePartial?(name, text)
                     }
                     index = end
                 }
@@ -131,6 +134,11 @@ struct JobRunner: Sendable {
             return ClipReport(path: name, answer: answer, transcript: .empty, audioDuration: clip.duration,
                               processingSeconds: Date().timeIntervalSince(started), error: message)
         }
+    }
+
+    /// The `partial` event of job `name`'s stream: what the decode has heard so far.
+    static func partialEvent(job name: String, transcript: String) -> ServerSentEvent {
+        ServerSentEvent(name: "partial", data: JSONValue.object(["name": .string(name), "transcript": .string(transcript)]).serialized())
     }
 
     /// The Transcribe result document for a job: Presenter's document with the job's own name, and with

@@ -38,6 +38,10 @@ struct FleetEndToEndTests {
         #expect(try first.createJob("fleet-lx40", clip: clip).status == 201)
         let events = try second.request("GET", "/v1/transcription-jobs/fleet-lx40/events", timeout: 60)
         #expect(events.text.contains("event: completed"), "the other server's event stream ends with the job: \(events.text)")
+        // Whichever server decoded it, both streams show its partial hypotheses (the other's heard them announced).
+        #expect(events.text.contains("event: partial"), "\(events.text)")
+        let firstEvents = try first.request("GET", "/v1/transcription-jobs/fleet-lx40/events", timeout: 10)
+        #expect(firstEvents.text.contains("event: partial") && firstEvents.text.contains("event: completed"), "\(firstEvents.text)")
         let waited = try second.request("GET", "/v1/transcription-jobs/fleet-lx40?wait=30")
         #expect(waited.json["status"] as? String == "COMPLETED")
         #expect((waited.json["answer"] as? [String: Any])?["flight"] as? String == "LX40")

@@ -50,9 +50,7 @@ struct AWSSigner {
     func transcribe(_ operation: String, _ input: [String: Any], on server: ServerProcess) throws -> ServerProcess.Response {
         let body = try JSONSerialization.data(withJSONObject: input)
         let extra = ["X-Amz-Target": "Transcribe.\(operation)", "Content-Type": "application/x-amz-json-1.1"]
-        var headers = try self.headers("POST", "/", body: body, service: "transcribe", server: server, extra: extra)
-        headers["content-type"] = nil
-        headers["Content-Type"] = "application/x-amz-json-1.1"
+        let headers = try self.headers("POST", "/", body: body, service: "transcribe", server: server, extra: extra)
         return try server.request("POST", "/", body: body, headers: headers)
     }
 }

@@ -105,8 +105,11 @@ enum ServeCommand: Command {
         switch named {
         case .postgres(let url)?:
             let jobs = try PostgresJobStore(url: url)
+            let partials = try PostgresJobPartials(url: url)
             return ServiceBackend(flights: try FlightDatabaseLocation.postgres(url: url).open(), jobs: jobs, jobFiles: try PostgresJobFiles(url: url),
-                                  objects: try PostgresObjectStore(url: url), jobChanges: { jobs.jobChanges() }, sharedByServers: true)
+                                  objects: try PostgresObjectStore(url: url), jobChanges: { jobs.jobChanges() },
+                                  partials: JobPartialsRelay(announce: partials.announce(job:transcript:), othersPartials: partials.othersPartials),
+                                  sharedByServers: true)
         case let named?:
             var backend = try ServiceBackend.dataFolder(folder)
             backend.flights = try named.open()
