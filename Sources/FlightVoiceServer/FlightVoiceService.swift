@@ -26,7 +26,7 @@ public final class FlightVoiceService: Sendable {
     private let queueIsShared: Bool
     private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
     private let partials: JobPartialsRelay?
-    /// The tasks relaying the database's announcements (schedule and job changes), cancelled by `drain`.
+    /// The tasks relaying the database's announcements (schedule and job changes, partial hypotheses), cancelled by `drain`.
     private let relays = Mutex<[Task<Void, Never>]>([])
     let workers: RecognitionWorkers
     let events = JobEventHub()
