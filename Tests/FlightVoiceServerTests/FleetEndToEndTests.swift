@@ -133,6 +133,62 @@ struct FleetEndToEndTests {
     }
 }
 
+/// A callback whose sender is killed mid-send, with a receiver that never answers that first POST.
+@Suite("A callback cut mid-send by kill -9")
+struct CallbackTakeoverTests {
+    static let clip = ServerProcess.samples.appendingPathComponent("lx40.wav")
+
+    /// On a fleet: while the sender lives, the other server leaves its send alone (the lease is renewed); once it is
+    /// killed, a server resends the callback with the same delivery id, and after the 2xx never again.
+    @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+    func aFleetResendsACutCallbackWithTheSameDeliveryIDOnlyOnceItsSenderIsDead() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
+        let arguments = ["--database", url, "--lease-seconds", "2"]
+        let servers = try [ServerProcess(arguments: arguments), ServerProcess(arguments: arguments)]
+        defer { servers.forEach { $0.cleanUp() } }
+        #expect(try servers[0].createJob("cut", clip: Self.clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status == 201)
+        #expect(eventually(60) { receiver.arrivals.count == 1 }, "one server sent the callback; the receiver holds it unanswered")
+        // Two leases, well inside the sender's 10 s timeout: the other server, watching for dead servers every second,
+        // must not take the send over.
+        Thread.sleep(forTimeInterval: 4)
+        #expect(receiver.arrivals.count == 1, "not resent while its sender is alive")
+        servers.forEach { $0.stop(signal: SIGKILL) }
+        let survivor = try ServerProcess(arguments: arguments)
+        defer { survivor.cleanUp() }
+        #expect(eventually(30) { receiver.arrivals.count == 2 }, "resent by a live server once the sender's lease ended")
+        Thread.sleep(forTimeInterval: 3)
+        let arrivals = receiver.arrivals
+        #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200], "acknowledged once, never sent again")
+        #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID, "the same delivery id")
+        #expect(arrivals.first?.body == arrivals.last?.body)
+        #expect(try TestPostgres.column("SELECT state FROM job_callbacks", url: url) == ["delivered"])
+    }
+
+    /// One server alone on its data folder (SQLite): the send a kill cut is sent again at the next start.
+    @Test func aLoneServerResendsACutCallbackWithTheSameDeliveryIDAtItsNextStart() throws {
+        let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
+        let dataFolder = try ServerProcess.makeDataFolder()
+        defer { try? FileManager.default.removeItem(at: dataFolder) }
+        do {
+            let server = try ServerProcess(dataFolder: dataFolder)
+            #expect(try server.createJob("cut", clip: Self.clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status == 201)
+            #expect(eventually(60) { receiver.arrivals.count == 1 })
+            server.stop(signal: SIGKILL)
+        }
+        let restarted = try ServerProcess(dataFolder: dataFolder)
+        defer { restarted.cleanUp() }
+        #expect(restarted.outputText.contains("1 callback(s) were being sent when their server stopped"), "\(restarted.outputText)")
+        #expect(eventually(30) { receiver.arrivals.count == 2 })
+        Thread.sleep(forTimeInterval: 2)
+        let arrivals = receiver.arrivals
+        #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200])
+        #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID)
+        #expect(receiver.receivedOncePerDeliveryID.count == 1)
+    }
+}
+
 /// `scripts/fleet-demo.sh`: PostgreSQL, two servers and two kiosk panes under tmux.
 @Suite("The fleet demonstration script", .enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
 struct FleetDemoScriptTests {

@@ -160,11 +160,15 @@ final class CallbackReceiver: @unchecked Sendable {
         let body: Data
     }
 
+    /// A scripted status that answers nothing and keeps the connection open: the sender is left mid-send.
+    static let noAnswer = 0
+
     private let listener: Int32
     let port: Int
-    private let state = Mutex<(arrivals: [Arrival], statuses: [Int])>(([], []))
+    private let state = Mutex<(arrivals: [Arrival], statuses: [Int], unanswered: [Int32])>(([], [], []))
 
-    /// Listens on a free loopback port; answers the first POSTs with `statuses` in turn, then with 200.
+    /// Listens on a free loopback port; answers the first POSTs with `statuses` in turn (`noAnswer`: not at all), then
+    /// with 200.
     init(statuses: [Int] = []) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -215,15 +219,17 @@ final class CallbackReceiver: @unchecked Sendable {
                         let status = state.withLock { recorded -> Int in
                             let status = recorded.statuses.isEmpty ? 200 : recorded.statuses.removeFirst()
                             recorded.arrivals.append(Arrival(deliveryID: header("flightvoice-delivery-id"), job: header("flightvoice-job"), status: status, body: Data(body)))
+                            if status == Self.noAnswer { recorded.unanswered.append(connection) }
                             return status
                         }
+                        if status == Self.noAnswer { break }
                         let reply = "HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                         _ = reply.withCString { write(connection, $0, strlen($0)) }
                         break
                     }
                 }
             }
-            close(connection)
+            if !state.withLock({ $0.unanswered.contains(connection) }) { close(connection) }
         }
     }
 }
