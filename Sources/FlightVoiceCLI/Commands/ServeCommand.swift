@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let options: [OptionSpec] = [
         .value("--host", valueName: "ADDRESS", help: "IP address to listen on (default 127.0.0.1: this machine only)."),
         .value("--port", "-p", valueName: "N", help: "TCP port (default 8080; 0 picks a free one and prints it)."),
-        .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects (default $XDG_DATA_HOME/flightvoice)."),
+        .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects, secrets (default $XDG_DATA_HOME/flightvoice)."),
         .value("--workers", "-j", valueName: "N", help: "Recognition workers, one recognizer each (default: one per core)."),
         CommonOptions.sharedDatabase,
         .value("--token-file", valueName: "FILE", help: "Bearer token for flight updates (default DATA/api-token, generated at first start)."),
@@ -28,8 +28,9 @@ enum ServeCommand: Command {
     static let discussion = """
     The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
     AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
-    With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media and transcripts live in
-    PostgreSQL, so several servers (each with its own --data for secrets and S3 objects) share one schedule and one queue.
+    With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media, transcripts and S3 objects
+    live in PostgreSQL, so several servers (each with its own --data for its secrets; give them the same --token-file and
+    --aws-credentials) share one schedule, one queue and one object store.
 
     exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable · 76 database server unreachable
     """
