@@ -141,7 +141,7 @@ struct CallbackTakeoverTests {
     /// On a fleet: while the sender lives, the other server leaves its send alone (the lease is renewed); once it is
     /// killed, a server resends the callback with the same delivery id, and after the 2xx never again.
     @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
-    func aFleetResendsACutCallbackWithTheSameDeliveryIDOnlyOnceItsSenderIsDead() throws {
+    func aFleetResendsACutCallbackWithTheSameDeliveryIDOnlyOnceItsSenderIsDead() async throws {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url: url) }
         let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
@@ -152,13 +152,13 @@ struct CallbackTakeoverTests {
         #expect(eventually(60) { receiver.arrivals.count == 1 }, "one server sent the callback; the receiver holds it unanswered")
         // Two leases, well inside the sender's 10 s timeout: the other server, watching for dead servers every second,
         // must not take the send over.
-        Thread.sleep(forTimeInterval: 4)
+        try await Task.sleep(for: .seconds(4))  // not Thread.sleep: the suite's cooperative threads stay free
         #expect(receiver.arrivals.count == 1, "not resent while its sender is alive")
         servers.forEach { $0.stop(signal: SIGKILL) }
         let survivor = try ServerProcess(arguments: arguments)
         defer { survivor.cleanUp() }
         #expect(eventually(30) { receiver.arrivals.count == 2 }, "resent by a live server once the sender's lease ended")
-        Thread.sleep(forTimeInterval: 3)
+        try await Task.sleep(for: .seconds(3))
         let arrivals = receiver.arrivals
         #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200], "acknowledged once, never sent again")
         #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID, "the same delivery id")
@@ -167,7 +167,7 @@ struct CallbackTakeoverTests {
     }
 
     /// One server alone on its data folder (SQLite): the send a kill cut is sent again at the next start.
-    @Test func aLoneServerResendsACutCallbackWithTheSameDeliveryIDAtItsNextStart() throws {
+    @Test func aLoneServerResendsACutCallbackWithTheSameDeliveryIDAtItsNextStart() async throws {
         let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
         let dataFolder = try ServerProcess.makeDataFolder()
         defer { try? FileManager.default.removeItem(at: dataFolder) }
@@ -181,7 +181,7 @@ struct CallbackTakeoverTests {
         defer { restarted.cleanUp() }
         #expect(restarted.outputText.contains("1 callback(s) were being sent when their server stopped"), "\(restarted.outputText)")
         #expect(eventually(30) { receiver.arrivals.count == 2 })
-        Thread.sleep(forTimeInterval: 2)
+        try await Task.sleep(for: .seconds(2))
         let arrivals = receiver.arrivals
         #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200])
         #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID)
