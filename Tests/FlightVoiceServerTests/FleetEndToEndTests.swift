@@ -145,14 +145,18 @@ struct CallbackTakeoverTests {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url: url) }
         let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
-        let arguments = ["--database", url, "--lease-seconds", "2"]
+        // A lease long enough that a loaded machine's scheduling cannot make a live sender look dead, and a POST
+        // timeout far longer than the hold, so that the sender itself does not retry meanwhile.
+        let leaseSeconds = 5.0
+        let arguments = ["--database", url, "--lease-seconds", String(Int(leaseSeconds)), "--callback-timeout", "120"]
         let servers = try [ServerProcess(arguments: arguments), ServerProcess(arguments: arguments)]
         defer { servers.forEach { $0.cleanUp() } }
         #expect(try servers[0].createJob("cut", clip: Self.clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status == 201)
         #expect(eventually(60) { receiver.arrivals.count == 1 }, "one server sent the callback; the receiver holds it unanswered")
-        // Two leases, well inside the sender's 10 s timeout: the other server, watching for dead servers every second,
-        // must not take the send over.
-        try await Task.sleep(for: .seconds(4))  // not Thread.sleep: the suite's cooperative threads stay free
+        // Two leases after the send began, the other server (watching for dead servers every half lease) has still not
+        // taken it over.
+        let sent = try #require(receiver.arrivals.first).time
+        try await Task.sleep(for: .seconds(max(0, sent.addingTimeInterval(2 * leaseSeconds).timeIntervalSinceNow)))
         #expect(receiver.arrivals.count == 1, "not resent while its sender is alive")
         servers.forEach { $0.stop(signal: SIGKILL) }
         let survivor = try ServerProcess(arguments: arguments)

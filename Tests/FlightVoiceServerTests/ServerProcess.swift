@@ -158,6 +158,8 @@ final class CallbackReceiver: @unchecked Sendable {
         /// What the receiver answered.
         let status: Int
         let body: Data
+        /// When the body had arrived.
+        let time: Date
     }
 
     /// A scripted status that answers nothing and keeps the connection open: the sender is left mid-send.
@@ -218,7 +220,7 @@ final class CallbackReceiver: @unchecked Sendable {
                         let body = request[headEnd.upperBound..<(headEnd.upperBound + length)]
                         let status = state.withLock { recorded -> Int in
                             let status = recorded.statuses.isEmpty ? 200 : recorded.statuses.removeFirst()
-                            recorded.arrivals.append(Arrival(deliveryID: header("flightvoice-delivery-id"), job: header("flightvoice-job"), status: status, body: Data(body)))
+                            recorded.arrivals.append(Arrival(deliveryID: header("flightvoice-delivery-id"), job: header("flightvoice-job"), status: status, body: Data(body), time: Date()))
                             if status == Self.noAnswer { recorded.unanswered.append(connection) }
                             return status
                         }

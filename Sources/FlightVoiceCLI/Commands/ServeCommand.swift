@@ -22,6 +22,7 @@ enum ServeCommand: Command {
         .value("--max-body-mb", valueName: "N", help: "Largest request body in MiB; larger gets 413 (default 64)."),
         .value("--max-queued-jobs", valueName: "N", help: "Queued jobs before new ones get 503 with Retry-After (default 1000)."),
         .value("--lease-seconds", valueName: "N", help: "How long a worker's claim on a job lasts unless renewed; a dead server's jobs go to another after it (default 60)."),
+        .value("--callback-timeout", valueName: "SECONDS", help: "How long a callback POST may take before it counts as failed and is retried (default 10)."),
         .value("--idle-timeout", valueName: "SECONDS", help: "Close connections idle this long, including clients stalled mid-request (default 30)."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
     ]
@@ -50,6 +51,7 @@ enum ServeCommand: Command {
         configuration.maximumQueuedJobs = try arguments.integer("max-queued-jobs", in: 1...1_000_000) ?? configuration.maximumQueuedJobs
         configuration.http.idleTimeoutSeconds = UInt32(try arguments.integer("idle-timeout", in: 1...3600) ?? Int(configuration.http.idleTimeoutSeconds))
         configuration.leaseSeconds = Double(try arguments.integer("lease-seconds", in: 1...3600) ?? Int(configuration.leaseSeconds))
+        configuration.callbackTimeoutSeconds = Double(try arguments.integer("callback-timeout", in: 1...300) ?? Int(configuration.callbackTimeoutSeconds))
         configuration.recognizer = try RecognizerOptions.configuration(arguments)
         if let fixed = context.environment["FLIGHTVOICE_NOW"], !fixed.isEmpty {
             let now = context.now
