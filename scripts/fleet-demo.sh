@@ -37,6 +37,11 @@ bin=$(realpath "$bin")
 work=$(mktemp -d "${TMPDIR:-/tmp}/flightvoice-fleet.XXXXXX")
 session="flightvoice-fleet-$$"
 cleanup() {
+    # The servers outlive the SIGHUP of tmux kill-session (they handle signals themselves): end each pane's programs
+    # by process id first.
+    for pane in $(tmux list-panes -s -t "$session" -F '#{pane_pid}' 2>/dev/null); do
+        pkill -TERM -P "$pane" 2>/dev/null || true
+    done
     tmux kill-session -t "$session" 2>/dev/null || true
     rm -rf "$work"
 }

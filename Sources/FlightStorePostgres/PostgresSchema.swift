@@ -104,6 +104,29 @@ enum PostgresSchema {
                 stored_ms bigint NOT NULL
             );
             """),
+        PostgresMigration(version: 4, summary: "callback deliveries sent under a renewed lease, with an idempotency key", sql: """
+            ALTER TABLE job_callbacks ADD COLUMN delivery_key text, ADD COLUMN sending_owner text, ADD COLUMN sending_expires_ms bigint;
+            UPDATE job_callbacks SET delivery_key = md5(id::text || random()::text || clock_timestamp()::text)::uuid::text;
+            -- A send begun under version 3 gets the lease that version's servers gave up after: five minutes.
+            UPDATE job_callbacks SET sending_expires_ms = sending_since_ms + 300000 WHERE state = 'sending';
+            ALTER TABLE job_callbacks ALTER COLUMN delivery_key SET NOT NULL, ADD CONSTRAINT job_callbacks_delivery_key UNIQUE (delivery_key),
+                DROP COLUMN sending_since_ms;
+            """),
+        PostgresMigration(version: 5, summary: "S3 buckets and objects, shared by every server of a fleet", sql: """
+            CREATE TABLE s3_buckets (
+                name       text PRIMARY KEY,
+                created_ms bigint NOT NULL
+            );
+            -- "C": keys compare and list in byte order, as S3 lists them.
+            CREATE TABLE s3_objects (
+                bucket      text NOT NULL REFERENCES s3_buckets(name),
+                key         text COLLATE "C" NOT NULL,
+                data        bytea NOT NULL,
+                size        bigint NOT NULL,
+                modified_ms bigint NOT NULL,
+                PRIMARY KEY (bucket, key)
+            );
+            """),
     ]
 
     /// The newest schema version this code knows.

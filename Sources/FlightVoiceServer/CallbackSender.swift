@@ -4,21 +4,31 @@ import FoundationNetworking
 #endif
 import TranscriptionJobs
 
-/// Delivers finished jobs to their `callbackUrl` on one thread: POSTs the job's JSON, retries failures with doubling
-/// back-off, and records every attempt in the store, which makes each delivery at most once successful (see
-/// `TranscriptionJobStore`).
+/// Delivers finished jobs to their `callbackUrl` on one thread: POSTs the job's JSON with the delivery's idempotency
+/// key, retries failures with doubling back-off, and records every attempt in the store. Each send is held under a
+/// lease the `LeaseKeeper` renews, so that another server resends it only once this process is gone: every callback
+/// arrives at least once, and exactly once per key for a receiver that deduplicates (see `TranscriptionJobStore`).
 final class CallbackSender: @unchecked Sendable {
+    /// The header carrying the delivery's idempotency key, the same on every attempt.
+    static let deliveryIDHeader = "FlightVoice-Delivery-Id"
+    /// The header naming the job the callback is about.
+    static let jobHeader = "FlightVoice-Job"
+
     private let store: any TranscriptionJobStore
     private let configuration: ServiceConfiguration
     private let metrics: ServiceMetrics
+    private let leases: LeaseKeeper
+    /// Who holds this process's sends, unique per process start.
+    private let owner = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8)):callbacks"
     private let condition = NSCondition()
     private var stopping = false
     private let session: URLSession
 
-    init(store: any TranscriptionJobStore, configuration: ServiceConfiguration, metrics: ServiceMetrics) {
+    init(store: any TranscriptionJobStore, configuration: ServiceConfiguration, metrics: ServiceMetrics, leases: LeaseKeeper) {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
+        self.leases = leases
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = configuration.callbackTimeoutSeconds
         sessionConfiguration.timeoutIntervalForResource = configuration.callbackTimeoutSeconds
@@ -55,22 +65,24 @@ final class CallbackSender: @unchecked Sendable {
                 return
             }
             condition.unlock()
-            guard let delivery = try? store.claimDueCallback(now: Date()) else {
+            guard let delivery = try? store.claimDueCallback(owner: owner, leaseSeconds: configuration.leaseSeconds, now: Date()) else {
                 condition.lock()
                 if !stopping { _ = condition.wait(until: Date().addingTimeInterval(configuration.pollSeconds)) }
                 condition.unlock()
                 continue
             }
+            leases.hold(.callback(delivery.id), owner: owner)
             let failure = send(delivery)
             metrics.countCallback(delivered: failure == nil)
             if let failure {
                 let attempt = delivery.attempts + 1
                 let delay = min(configuration.callbackMaximumRetrySeconds, configuration.callbackFirstRetrySeconds * pow(2, Double(attempt - 1)))
                 let retryAt = attempt < configuration.callbackAttempts ? Date().addingTimeInterval(delay) : nil
-                try? store.callbackFailed(id: delivery.id, error: failure, retryAt: retryAt)
+                try? store.callbackFailed(id: delivery.id, owner: owner, error: failure, retryAt: retryAt)
             } else {
                 try? store.callbackDelivered(id: delivery.id, now: Date())
             }
+            leases.release(.callback(delivery.id))
         }
     }
 
@@ -81,8 +93,8 @@ final class CallbackSender: @unchecked Sendable {
         request.httpMethod = "POST"
         request.httpBody = Data(delivery.payload.utf8)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(String(delivery.id), forHTTPHeaderField: "X-FlightVoice-Delivery")
-        request.setValue(delivery.jobName, forHTTPHeaderField: "X-FlightVoice-Job")
+        request.setValue(delivery.key, forHTTPHeaderField: Self.deliveryIDHeader)
+        request.setValue(delivery.jobName, forHTTPHeaderField: Self.jobHeader)
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: String? = "no answer"
         session.dataTask(with: request) { _, response, error in

@@ -19,10 +19,14 @@ public final class FlightVoiceService: Sendable {
     /// Job media and transcripts: the data folder, or files every server of a fleet reads.
     let jobFiles: any JobFileStore
     let jobFilesAreShared: Bool
+    /// S3 buckets and objects: the data folder, or objects every server of a fleet reads.
+    let objects: any ObjectStore
+    let objectsAreShared: Bool
     /// True when other servers drain the same queue: their dead workers' expired leases are taken back while running.
     private let queueIsShared: Bool
     private let jobChanges: (@Sendable () -> AsyncStream<String?>)?
-    /// The tasks relaying the database's announcements (schedule and job changes), cancelled by `drain`.
+    private let partials: JobPartialsRelay?
+    /// The tasks relaying the database's announcements (schedule and job changes, partial hypotheses), cancelled by `drain`.
     private let relays = Mutex<[Task<Void, Never>]>([])
     let workers: RecognitionWorkers
     let events = JobEventHub()
@@ -53,8 +57,8 @@ public final class FlightVoiceService: Sendable {
         try self.init(configuration: configuration, folder: folder, backend: .dataFolder(folder, jobStore: jobStore))
     }
 
-    /// A service on `backend` (made by `backend(folder)` once the data folder is locked), with secrets and S3
-    /// objects in the data folder.
+    /// A service on `backend` (made by `backend(folder)` once the data folder is locked), with secrets in the data
+    /// folder.
     public convenience init(configuration: ServiceConfiguration, backend: (DataFolder) throws -> ServiceBackend) throws {
         let folder = try DataFolder(path: configuration.dataFolder)
         try Self.lockExclusively(folder.lockFile)
@@ -69,8 +73,11 @@ public final class FlightVoiceService: Sendable {
         self.store = store
         jobFiles = backend.jobFiles ?? folder
         jobFilesAreShared = backend.jobFiles != nil
+        objects = backend.objects ?? folder
+        objectsAreShared = backend.objects != nil
         queueIsShared = backend.sharedByServers
         jobChanges = backend.jobChanges
+        partials = backend.partials
         var notes: [String] = []
         let tokenPath = configuration.tokenFile ?? folder.tokenFile
         let token = try DataFolder.secretFile(at: tokenPath) { Crypto.hex(Crypto.randomBytes(24)) }
@@ -85,20 +92,21 @@ public final class FlightVoiceService: Sendable {
         // on a shared queue, other servers are alive and only expired leases are taken back.
         let requeued = try store.requeueExpiredLeases(now: backend.sharedByServers ? Date() : .distantFuture)
         if !requeued.isEmpty { notes.append("requeued \(requeued.count) job(s) a previous run left in progress: \(requeued.joined(separator: ", "))") }
-        let abandoned = try store.abandonInterruptedCallbacks()
-        if abandoned > 0 { notes.append("\(abandoned) callback(s) were being sent when the previous run stopped; not resent, so none arrives twice") }
+        // The same for callbacks a dead process was sending: they go out again, with the same delivery id.
+        let resent = try store.requeueInterruptedCallbacks(now: backend.sharedByServers ? Date() : .distantFuture)
+        if resent > 0 { notes.append("\(resent) callback(s) were being sent when their server stopped; they are sent again with the same delivery id") }
         startupNotes = notes
         let answerer = try SpokenQueryAnswerer(flights: flights, configuration: configuration.recognizer, now: configuration.now())
         let flightStore = flights
         let revision = (try? flightStore.scheduleRevision()) ?? 0
         lastScheduleRevision = Atomic(revision)
         lookupRevision = Atomic(revision)
-        callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics)
         let leases = LeaseKeeper(store: store, leaseSeconds: configuration.leaseSeconds)
+        callbacks = CallbackSender(store: store, configuration: configuration, metrics: metrics, leases: leases)
         let baseURL = self.baseURL
-        let runner = JobRunner(folder: folder, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
+        let runner = JobRunner(objects: objects, jobFiles: jobFiles, store: store, events: events, metrics: metrics, leases: leases, configuration: configuration,
                                represent: { job in NativeJobRepresentation.object(job, baseURL: baseURL.get()) },
-                               onFinished: { [callbacks] in callbacks.wake() })
+                               onFinished: { [callbacks] in callbacks.wake() }, announcePartial: backend.partials?.announce)
         workers = RecognitionWorkers(count: max(1, configuration.workers), answerer: answerer, store: store, configuration: configuration, runJob: runner.run)
     }
 
@@ -158,7 +166,8 @@ public final class FlightVoiceService: Sendable {
     }
 
     /// Follows the database's announcements: a schedule change rebuilds the grammar at once (the watcher's polling
-    /// stays as a safety net), and a job changed by any server wakes this server's waiters and event streams.
+    /// stays as a safety net), a job changed by any server wakes this server's waiters and event streams, and another
+    /// server's partial hypotheses go to this server's event streams.
     private func startRelays() {
         let schedule = Task.detached { [self] in
             for await change in flights.scheduleChanges() where !Task.isCancelled {
@@ -177,14 +186,22 @@ public final class FlightVoiceService: Sendable {
                 }
             })
         }
+        if let partials {
+            tasks.append(Task.detached { [events] in
+                for await heard in partials.othersPartials() where !Task.isCancelled {
+                    guard let heard else { continue }
+                    events.publish(heard.job, JobRunner.partialEvent(job: heard.job, transcript: heard.transcript))
+                }
+            })
+        }
         relays.withLock { $0 = tasks }
     }
 
-    /// Returns to the queue the jobs of servers that died (their leases ran out), so that a server lost for good
-    /// costs its jobs no more than one lease; any live server may do it, the store makes it safe to race.
+    /// Returns to the queue the jobs and callback sends of servers that died (their leases ran out), so that a server
+    /// lost for good costs them no more than one lease; any live server may do it, the store makes it safe to race.
     private func requeueDeadServersJobs() {
-        guard let requeued = try? store.requeueExpiredLeases(now: Date()), !requeued.isEmpty else { return }
-        workers.jobQueued()
+        if let requeued = try? store.requeueExpiredLeases(now: Date()), !requeued.isEmpty { workers.jobQueued() }
+        if let resent = try? store.requeueInterruptedCallbacks(now: Date()), resent > 0 { callbacks.wake() }
     }
 
     /// Shows a change to job `name` that any server made (announced by the database) to this server's waiters.

@@ -9,7 +9,8 @@ import TranscriptionJobs
 /// Runs one claimed job on a worker: decodes its media (streaming partial hypotheses to the job's events), writes
 /// the Transcribe document, and finishes the job in the store together with its callback delivery.
 struct JobRunner: Sendable {
-    let folder: DataFolder
+    /// Where an `OutputBucketName` transcript object goes.
+    let objects: any ObjectStore
     /// Where media are read and transcripts written (the folder, or a store every server shares).
     let jobFiles: any JobFileStore
     let store: any TranscriptionJobStore
@@ -21,12 +22,14 @@ struct JobRunner: Sendable {
     let represent: @Sendable (TranscriptionJob) -> JSONValue
     /// Called once the outcome is committed (wakes the callback sender).
     let onFinished: @Sendable () -> Void
+    /// Tells the other servers of a fleet of each partial hypothesis (nil on one server).
+    let announcePartial: (@Sendable (_ job: String, _ transcript: String) -> Void)?
     /// Samples fed to the streaming decoder per step (64 ms at 16 kHz), so partial hypotheses come at that pace.
     static let streamingChunkSamples = 1024
 
     func run(_ job: TranscriptionJob, owner: String, recognizer: FlightRecognizer, answerer: SpokenQueryAnswerer) {
-        leases.hold(job.name, owner: owner)
-        defer { leases.release(job.name) }
+        leases.hold(.job(job.name), owner: owner)
+        defer { leases.release(.job(job.name)) }
         events.publishStatus(job.name, .inProgress)
         let outcome = process(job, recognizer: recognizer, answerer: answerer)
         var finished = job
@@ -84,13 +87,14 @@ struct JobRunner: Sendable {
         do {
             try jobFiles.write(document, to: transcriptPath)
             if let bucket = request.outputBucket {
-                guard let objectPath = DataFolder.objectPath(bucket: bucket, key: request.outputKey ?? "\(request.name).json") else {
+                let key = request.outputKey ?? "\(request.name).json"
+                guard DataFolder.objectPath(bucket: bucket, key: key) != nil else {
                     return .failed("The output location s3://\(bucket)/\(request.outputKey ?? "") is not a valid bucket and key.")
                 }
-                try folder.write(document, to: objectPath)
+                try objects.putObject(document, bucket: bucket, key: key, now: Date())
             }
         } catch {
-            return .failed("Internal failure: the transcript could not be written: \(error.localizedDescription)")
+            return .failed("Internal failure: the transcript could not be written: \(error)")
         }
         var answerObject = ClipReportOutput.jsonObject(report)
         if case .object(var members) = answerObject {
@@ -112,7 +116,8 @@ struct JobRunner: Sendable {
                 while index < clip.samples.count {
                     let end = min(index + Self.streamingChunkSamples, clip.samples.count)
                     for case .partial(let text) in recognizer.process(clip.samples[index..<end]) {
-                        events.publish(name, ServerSentEvent(name: "partial", data: JSONValue.object(["name": .string(name), "transcript": .string(text)]).serialized()))
+                        events.publish(name, Self.partialEvent(job: name, transcript: text))
+                        announcePartial?(name, text)
                     }
                     index = end
                 }
@@ -129,6 +134,11 @@ struct JobRunner: Sendable {
             return ClipReport(path: name, answer: answer, transcript: .empty, audioDuration: clip.duration,
                               processingSeconds: Date().timeIntervalSince(started), error: message)
         }
+    }
+
+    /// The `partial` event of job `name`'s stream: what the decode has heard so far.
+    static func partialEvent(job name: String, transcript: String) -> ServerSentEvent {
+        ServerSentEvent(name: "partial", data: JSONValue.object(["name": .string(name), "transcript": .string(transcript)]).serialized())
     }
 
     /// The Transcribe result document for a job: Presenter's document with the job's own name, and with
@@ -151,9 +161,16 @@ struct JobRunner: Sendable {
     }
 }
 
-/// Renews the leases of the jobs this process is decoding, every third of the lease, on one thread of its own.
+/// Renews the leases this process holds (the jobs it is decoding, the callbacks it is sending) every third of the
+/// lease, on one thread of its own: while the process lives, nobody else takes them over.
 final class LeaseKeeper: Sendable {
-    private let held = Mutex<[String: String]>([:])
+    /// What a lease is on.
+    enum Held: Hashable, Sendable {
+        case job(String)
+        case callback(Int64)
+    }
+
+    private let held = Mutex<[Held: String]>([:])
     private let store: any TranscriptionJobStore
     private let leaseSeconds: Double
 
@@ -164,13 +181,19 @@ final class LeaseKeeper: Sendable {
             while true {
                 Thread.sleep(forTimeInterval: leaseSeconds / 3)
                 let current = held.withLock { $0 }
-                for (name, owner) in current { _ = try? store.renewLease(name: name, owner: owner, until: Date().addingTimeInterval(leaseSeconds)) }
+                for (lease, owner) in current {
+                    let until = Date().addingTimeInterval(leaseSeconds)
+                    switch lease {
+                    case .job(let name): _ = try? store.renewLease(name: name, owner: owner, until: until)
+                    case .callback(let id): _ = try? store.renewCallbackLease(id: id, owner: owner, until: until)
+                    }
+                }
             }
         }
         thread.name = "FlightVoice.leases"
         thread.start()
     }
 
-    func hold(_ name: String, owner: String) { held.withLock { $0[name] = owner } }
-    func release(_ name: String) { held.withLock { $0[name] = nil } }
+    func hold(_ lease: Held, owner: String) { held.withLock { $0[lease] = owner } }
+    func release(_ lease: Held) { held.withLock { $0[lease] = nil } }
 }

@@ -125,7 +125,7 @@ extension FlightVoiceService {
             mediaPath = try storeMedia(media)
             uploaded = mediaPath
         } else {
-            (mediaPath, uploaded) = try jobMedia(forObjectAt: objectPath(forMediaURI: fields.mediaUri!))
+            (mediaPath, uploaded) = try jobMedia(forMediaURI: fields.mediaUri!)
         }
         let job = NewTranscriptionJob(name: name, languageCode: fields.languageCode!, mediaFormat: fields.mediaFormat, mediaSampleRateHertz: fields.mediaSampleRateHertz,
                                       maxAlternatives: fields.maxAlternatives, callbackURL: fields.callbackUrl, mediaPath: mediaPath, mediaURI: fields.mediaUri)
@@ -159,29 +159,29 @@ extension FlightVoiceService {
         return path
     }
 
-    /// The media path a job on the S3 object at `objectPath` (in this server's folder) uses: the object itself when
-    /// job files are this folder's, else a copy in the shared job files (other servers cannot read this folder);
-    /// the second value is that copy, to remove when the job is refused.
-    func jobMedia(forObjectAt objectPath: String) throws(APIError) -> (path: String, copy: String?) {
-        guard jobFilesAreShared else { return (objectPath, nil) }
-        guard let data = FileManager.default.contents(atPath: folder.absolute(objectPath)) else {
-            throw .badRequest("InvalidParameter", "the media object \(objectPath.dropFirst(3)) cannot be read")
-        }
-        let copy = try storeMedia(data)
-        return (copy, copy)
-    }
-
-    /// The data-folder path of `s3://bucket/key`; 400 when it is not such a URI, 404 when we hold no such object.
-    func objectPath(forMediaURI uri: String) throws(APIError) -> String {
+    /// The media path of a job on the S3 object `s3://bucket/key`: the object itself when objects and job files are
+    /// both this server's folder, else a copy in the job files (a shared object store is not where workers read media,
+    /// and other servers cannot read this folder); the second value is that copy, to remove when the job is refused.
+    /// 400 when `uri` is not such a URI or names no object held here.
+    func jobMedia(forMediaURI uri: String) throws(APIError) -> (path: String, copy: String?) {
         guard uri.hasPrefix("s3://") else { throw .badRequest("InvalidParameter", "the media URI must be s3://bucket/key naming an object stored here") }
         let rest = uri.dropFirst(5)
-        guard let slash = rest.firstIndex(of: "/"), let path = DataFolder.objectPath(bucket: String(rest[..<slash]), key: String(rest[rest.index(after: slash)...])) else {
+        guard let slash = rest.firstIndex(of: "/") else { throw .badRequest("InvalidParameter", "'\(uri.prefix(200))' is not a valid s3://bucket/key") }
+        let bucket = String(rest[..<slash])
+        let key = String(rest[rest.index(after: slash)...])
+        guard let path = DataFolder.objectPath(bucket: bucket, key: key) else {
             throw .badRequest("InvalidParameter", "'\(uri.prefix(200))' is not a valid s3://bucket/key")
         }
-        guard FileManager.default.fileExists(atPath: folder.absolute(path)) else {
+        let object: StoredObject?
+        do { object = try objects.object(bucket: bucket, key: key) } catch {
+            throw APIError(status: 500, code: "InternalFailure", message: "the object store failed: \(error)")
+        }
+        guard let object else {
             throw .badRequest("InvalidParameter", "the media \(uri.prefix(200)) does not exist; upload it first with PUT /bucket/key")
         }
-        return path
+        guard jobFilesAreShared || objectsAreShared else { return (path, nil) }
+        let copy = try storeMedia(object.data)
+        return (copy, copy)
     }
 
     static func waitSeconds(_ request: HTTPRequest, maximum: Double) throws(APIError) -> Double {

@@ -3,9 +3,11 @@ import Foundation
 import FoundationXML
 #endif
 import HTTPServer
+import TranscriptionJobs
 
-/// The S3 subset Transcribe workflows use, path-style (`/bucket/key`), kept under `DATA/s3/`: create a bucket,
-/// PUT/GET/HEAD/DELETE objects, ListObjectsV2. Every request is SigV4-verified.
+/// The S3 subset Transcribe workflows use, path-style (`/bucket/key`), kept in the backend's `ObjectStore` (the data
+/// folder's `s3/`, or the fleet's database): create a bucket, PUT/GET/HEAD/DELETE objects, ListObjectsV2. Every
+/// request is SigV4-verified.
 extension FlightVoiceService {
     struct S3Error: Error {
         let status: Int
@@ -50,59 +52,67 @@ extension FlightVoiceService {
         let bucket = String(trimmed[..<(slash ?? trimmed.endIndex)])
         let key = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? ""
         guard DataFolder.isValidBucket(bucket) else { throw S3Error(status: 400, code: "InvalidBucketName", message: "'\(bucket.prefix(70))' is not a bucket name: 3 to 63 of a-z 0-9 . -") }
-        let bucketFolder = folder.absolute("s3/\(bucket)")
-        let bucketExists = FileManager.default.fileExists(atPath: bucketFolder)
+        let bucketExists = try stored { try objects.bucketExists(bucket) }
         if key.isEmpty {
             switch request.method {
             case "PUT":
                 if !request.body.isEmpty { try Self.checkXML(request.body) }
-                do { try FileManager.default.createDirectory(atPath: bucketFolder, withIntermediateDirectories: true) } catch {
-                    throw S3Error(status: 500, code: "InternalError", message: "cannot create the bucket: \(error.localizedDescription)")
-                }
+                try stored { try objects.createBucket(bucket, now: Date()) }
                 return HTTPResponse(status: 200, headers: ["Location": "/\(bucket)"])
             case "HEAD":
                 return HTTPResponse(status: bucketExists ? 200 : 404)
             case "GET":
                 guard bucketExists else { throw S3Error(status: 404, code: "NoSuchBucket", message: "the bucket \(bucket) does not exist") }
-                return try listObjects(bucket: bucket, folder: bucketFolder, query: request.query)
+                return try listObjects(bucket: bucket, query: request.query)
             case "DELETE":
-                guard bucketExists else { throw S3Error(status: 404, code: "NoSuchBucket", message: "the bucket \(bucket) does not exist") }
-                guard (try? FileManager.default.contentsOfDirectory(atPath: bucketFolder).isEmpty) == true else {
-                    throw S3Error(status: 409, code: "BucketNotEmpty", message: "the bucket \(bucket) is not empty")
-                }
-                try? FileManager.default.removeItem(atPath: bucketFolder)
+                guard try stored({ try objects.deleteBucket(bucket) }) else { throw S3Error(status: 404, code: "NoSuchBucket", message: "the bucket \(bucket) does not exist") }
                 return HTTPResponse(status: 204)
             default:
                 throw S3Error(status: 405, code: "MethodNotAllowed", message: "\(request.method) is not supported on a bucket")
             }
         }
-        guard let relative = DataFolder.objectPath(bucket: bucket, key: key) else {
+        guard DataFolder.objectPath(bucket: bucket, key: key) != nil else {
             throw S3Error(status: 400, code: "InvalidArgument", message: "the key is not allowed: 1 to 1024 bytes, no empty, '.' or '..' segments, no leading or trailing '/'")
         }
         guard bucketExists else { throw S3Error(status: 404, code: "NoSuchBucket", message: "the bucket \(bucket) does not exist; create it with PUT /\(bucket)") }
-        let path = folder.absolute(relative)
         switch request.method {
         case "PUT":
-            do { try folder.write(request.body, to: relative) } catch {
-                throw S3Error(status: 409, code: "InvalidArgument", message: "cannot store the object (does a prefix of the key name an object?): \(error.localizedDescription)")
+            guard request.body.count <= objects.maximumObjectBytes else {
+                throw S3Error(status: 413, code: "EntityTooLarge", message: ObjectStoreError.tooLarge(bytes: request.body.count, limit: objects.maximumObjectBytes).description)
             }
+            try stored { try objects.putObject(request.body, bucket: bucket, key: key, now: Date()) }
             return HTTPResponse(status: 200, headers: ["ETag": Self.etag(request.body)])
         case "GET", "HEAD":
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            guard let object = try stored({ try objects.object(bucket: bucket, key: key) }) else {
                 throw S3Error(status: 404, code: "NoSuchKey", message: "the object \(key) does not exist in \(bucket)")
             }
             let type = key.hasSuffix(".json") ? "application/json" : "application/octet-stream"
-            return HTTPResponse(status: 200, headers: ["ETag": Self.etag(data), "Content-Type": type], body: .bytes(data))
+            return HTTPResponse(status: 200, headers: ["ETag": Self.etag(object.data), "Content-Type": type], body: .bytes(object.data))
         case "DELETE":
-            try? FileManager.default.removeItem(atPath: path)
+            try stored { try objects.deleteObject(bucket: bucket, key: key) }
             return HTTPResponse(status: 204)
         default:
             throw S3Error(status: 405, code: "MethodNotAllowed", message: "\(request.method) is not supported on an object")
         }
     }
 
-    private func listObjects(bucket: String, folder bucketFolder: String, query: [String: String]) throws(S3Error) -> HTTPResponse {
+    /// Runs an object store operation, turning its refusals into S3's errors and anything else into 500.
+    private func stored<Value>(_ operation: () throws -> Value) throws(S3Error) -> Value {
+        do {
+            return try operation()
+        } catch let refusal as ObjectStoreError {
+            switch refusal {
+            case .noSuchBucket: throw S3Error(status: 404, code: "NoSuchBucket", message: refusal.description)
+            case .bucketNotEmpty: throw S3Error(status: 409, code: "BucketNotEmpty", message: refusal.description)
+            case .tooLarge: throw S3Error(status: 413, code: "EntityTooLarge", message: refusal.description)
+            case .keyConflict: throw S3Error(status: 409, code: "InvalidArgument", message: refusal.description)
+            }
+        } catch {
+            throw S3Error(status: 500, code: "InternalError", message: "the object store failed: \(error)")
+        }
+    }
+
+    private func listObjects(bucket: String, query: [String: String]) throws(S3Error) -> HTTPResponse {
         guard query["list-type"] == "2" else { throw S3Error(status: 400, code: "InvalidArgument", message: "only ListObjectsV2 (list-type=2) is served") }
         let prefix = query["prefix"] ?? ""
         var maximum = 1000
@@ -115,21 +125,9 @@ extension FlightVoiceService {
             guard let decoded = Data(base64Encoded: token).flatMap({ String(data: $0, encoding: .utf8) }) else {
                 throw S3Error(status: 400, code: "InvalidArgument", message: "the continuation token is not one this server handed out")
             }
-            after = max(after, decoded)
+            if after.utf8.lexicographicallyPrecedes(decoded.utf8) { after = decoded }
         }
-        var keys: [(key: String, size: Int, modified: Date)] = []
-        let root = URL(fileURLWithPath: bucketFolder)
-        if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]) {
-            for case let url as URL in walker {
-                guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]), values.isRegularFile == true else { continue }
-                let key = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
-                guard key.hasPrefix(prefix), key > after, DataFolder.isValidKey(key), !url.lastPathComponent.hasPrefix(".") else { continue }
-                keys.append((key, values.fileSize ?? 0, values.contentModificationDate ?? Date()))
-            }
-        }
-        keys.sort { $0.key < $1.key }
-        let page = keys.prefix(maximum)
-        let truncated = keys.count > page.count
+        let (page, truncated) = try stored { try objects.listObjects(bucket: bucket, prefix: prefix, after: after, limit: maximum) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"

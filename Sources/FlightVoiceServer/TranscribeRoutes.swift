@@ -121,14 +121,14 @@ extension FlightVoiceService {
             guard DataFolder.objectPath(bucket: bucket, key: input.OutputKey ?? "\(input.TranscriptionJobName).json") != nil else {
                 throw .badRequest("OutputBucketName/OutputKey do not name a valid bucket and key")
             }
-            guard FileManager.default.fileExists(atPath: folder.absolute("s3/\(bucket)")) else { throw .badRequest("the output bucket \(bucket) does not exist; create it first") }
+            guard (try? objects.bucketExists(bucket)) == true else { throw .badRequest("the output bucket \(bucket) does not exist; create it first") }
         }
         guard !isDraining else { throw TranscribeError(APIError.busy("the server is shutting down", retryAfter: configuration.retryAfterSeconds)) }
         if let queued = try? store.counts()[.queued], queued >= configuration.maximumQueuedJobs {
             throw TranscribeError(status: 400, type: "LimitExceededException", message: "\(queued) jobs are queued; retry later",
                                   headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         }
-        let media = try native { () throws(APIError) in try jobMedia(forObjectAt: objectPath(forMediaURI: uri)) }
+        let media = try native { () throws(APIError) in try jobMedia(forMediaURI: uri) }
         let mediaPath = media.path
         let job = NewTranscriptionJob(name: input.TranscriptionJobName, languageCode: fields.languageCode!, mediaFormat: input.MediaFormat,
                                       mediaSampleRateHertz: input.MediaSampleRateHertz, mediaPath: mediaPath, mediaURI: uri,

@@ -8,7 +8,7 @@ import Synchronization
 /// multi-statement change is one `BEGIN IMMEDIATE` transaction.
 public final class SQLiteJobStore: TranscriptionJobStore {
     /// The schema this code reads and writes (`PRAGMA user_version`).
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     private let connection: Mutex<SQLiteConnection>
 
     /// Opens or creates the jobs database at `path`.
@@ -19,16 +19,22 @@ public final class SQLiteJobStore: TranscriptionJobStore {
         // FULL: a job acknowledged with 201 must survive power loss, not only a process crash.
         try database.execute("PRAGMA synchronous = FULL")
         let version = try database.integer("PRAGMA user_version") ?? 0
-        if version == 0 {
+        if version > Self.schemaVersion {
+            throw JobStoreFileError(path: path, problem: "its schema version is \(version), this program reads \(Self.schemaVersion)")
+        }
+        if version < Self.schemaVersion {
             try database.transaction {
-                try database.executeScriptInsideTransaction(Self.schema)
+                for (index, step) in Self.migrations.enumerated() where index >= version {
+                    try database.executeScriptInsideTransaction(step)
+                }
                 try database.execute("PRAGMA user_version = \(Self.schemaVersion)")
             }
-        } else if version != Self.schemaVersion {
-            throw JobStoreFileError(path: path, problem: "its schema version is \(version), this program reads \(Self.schemaVersion)")
         }
         connection = Mutex(database)
     }
+
+    /// The schema, one step per version (step N brings version N to N + 1). Never edit a released step.
+    package static let migrations = [schema, sendLeasesAndDeliveryKeys]
 
     static let schema = """
         CREATE TABLE jobs (
@@ -55,6 +61,15 @@ public final class SQLiteJobStore: TranscriptionJobStore {
             delivered_ms INTEGER
         );
         CREATE INDEX callbacks_due ON callbacks (state, next_attempt_ms);
+        """
+
+    /// Version 2: a delivery being sent is held under its sender's lease, and carries an idempotency key.
+    static let sendLeasesAndDeliveryKeys = """
+        ALTER TABLE callbacks ADD COLUMN delivery_key TEXT;
+        ALTER TABLE callbacks ADD COLUMN sending_owner TEXT;
+        ALTER TABLE callbacks ADD COLUMN sending_expires_ms INTEGER;
+        UPDATE callbacks SET delivery_key = lower(hex(randomblob(16)));
+        CREATE UNIQUE INDEX callbacks_by_key ON callbacks (delivery_key);
         """
 
     private static let columns = """
@@ -156,8 +171,8 @@ public final class SQLiteJobStore: TranscriptionJobStore {
                           .integer(Self.milliseconds(now))])
                 guard try database.integer("SELECT changes()") == 1 else { return false }
                 if let callbackPayload, let url = try database.text("SELECT callback_url FROM jobs WHERE name = ?1", [.text(name)]) {
-                    try database.run("INSERT INTO callbacks (job_name, url, payload, state, next_attempt_ms) VALUES (?1, ?2, ?3, 'pending', ?4)",
-                                     [.text(name), .text(url), .text(callbackPayload), .integer(Self.milliseconds(now))])
+                    try database.run("INSERT INTO callbacks (delivery_key, job_name, url, payload, state, next_attempt_ms) VALUES (?1, ?2, ?3, ?4, 'pending', ?5)",
+                                     [.text(CallbackDelivery.newKey()), .text(name), .text(url), .text(callbackPayload), .integer(Self.milliseconds(now))])
                 }
                 return true
             }
@@ -165,7 +180,7 @@ public final class SQLiteJobStore: TranscriptionJobStore {
     }
 
     public func requeueExpiredLeases(now: Date) throws -> [String] {
-        let cutoff = now == .distantFuture ? Int64.max : Self.milliseconds(now)
+        let cutoff = JobStoreClock.leaseCutoff(now)
         return try connection.withLock { database in
             try database.transaction {
                 let names = try database.query("SELECT name FROM jobs WHERE status = 'IN_PROGRESS' AND lease_expires_ms < ?1 ORDER BY sequence",
@@ -177,40 +192,57 @@ public final class SQLiteJobStore: TranscriptionJobStore {
         }
     }
 
-    public func claimDueCallback(now: Date) throws -> CallbackDelivery? {
+    public func claimDueCallback(owner: String, leaseSeconds: Double, now: Date) throws -> CallbackDelivery? {
         try connection.withLock { database in
             try database.transaction {
                 let due = try database.query(
-                    "SELECT id, job_name, url, payload, attempts FROM callbacks WHERE state = 'pending' AND next_attempt_ms <= ?1 ORDER BY next_attempt_ms, id LIMIT 1",
+                    "SELECT id, delivery_key, job_name, url, payload, attempts FROM callbacks WHERE state = 'pending' AND next_attempt_ms <= ?1 ORDER BY next_attempt_ms, id LIMIT 1",
                     [.integer(Self.milliseconds(now))]
-                ) { CallbackDelivery(id: Int64($0.integer(at: 0)), jobName: $0.text(at: 1), url: $0.text(at: 2), payload: $0.text(at: 3), attempts: $0.integer(at: 4)) }.first
+                ) { CallbackDelivery.delivery(id: Int64($0.integer(at: 0)), key: $0.text(at: 1), jobName: $0.text(at: 2), url: $0.text(at: 3), payload: $0.text(at: 4),
+                                              attempts: $0.integer(at: 5)) }.first
                 guard let due else { return nil }
-                try database.run("UPDATE callbacks SET state = 'sending', attempts = attempts + 1 WHERE id = ?1", [.integer(due.id)])
+                try database.run("UPDATE callbacks SET state = 'sending', attempts = attempts + 1, sending_owner = ?2, sending_expires_ms = ?3 WHERE id = ?1",
+                                 [.integer(due.id), .text(owner), .integer(Self.milliseconds(now.addingTimeInterval(leaseSeconds)))])
                 return due
             }
         }
     }
 
+    public func renewCallbackLease(id: Int64, owner: String, until: Date) throws -> Bool {
+        try connection.withLock { database in
+            try database.run("UPDATE callbacks SET sending_expires_ms = ?3 WHERE id = ?1 AND sending_owner = ?2 AND state = 'sending'",
+                             [.integer(id), .text(owner), .integer(Self.milliseconds(until))])
+            return try database.integer("SELECT changes()") == 1
+        }
+    }
+
     public func callbackDelivered(id: Int64, now: Date) throws {
         try connection.withLock { database in
-            try database.run("UPDATE callbacks SET state = 'delivered', delivered_ms = ?2, last_error = NULL WHERE id = ?1", [.integer(id), .integer(Self.milliseconds(now))])
+            try database.run("""
+                UPDATE callbacks SET state = 'delivered', delivered_ms = ?2, last_error = NULL, sending_owner = NULL, sending_expires_ms = NULL
+                WHERE id = ?1 AND state <> 'delivered'
+                """, [.integer(id), .integer(Self.milliseconds(now))])
         }
     }
 
-    public func callbackFailed(id: Int64, error: String, retryAt: Date?) throws {
+    public func callbackFailed(id: Int64, owner: String, error: String, retryAt: Date?) throws {
         try connection.withLock { database in
-            if let retryAt {
-                try database.run("UPDATE callbacks SET state = 'pending', last_error = ?2, next_attempt_ms = ?3 WHERE id = ?1",
-                                 [.integer(id), .text(error), .integer(Self.milliseconds(retryAt))])
-            } else {
-                try database.run("UPDATE callbacks SET state = 'failed', last_error = ?2 WHERE id = ?1", [.integer(id), .text(error)])
-            }
+            try database.run("""
+                UPDATE callbacks SET state = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, last_error = ?3,
+                    next_attempt_ms = coalesce(?4, next_attempt_ms), sending_owner = NULL, sending_expires_ms = NULL
+                WHERE id = ?1 AND sending_owner = ?2 AND state = 'sending'
+                """, [.integer(id), .text(owner), .text(error), retryAt.map { .integer(Self.milliseconds($0)) } ?? .null])
         }
     }
 
-    public func abandonInterruptedCallbacks() throws -> Int {
-        try connection.withLock { database in
-            try database.run("UPDATE callbacks SET state = 'failed', last_error = 'the server stopped while sending; not resent, so it is never delivered twice' WHERE state = 'sending'")
+    public func requeueInterruptedCallbacks(now: Date) throws -> Int {
+        let cutoff = JobStoreClock.leaseCutoff(now)
+        return try connection.withLock { database in
+            try database.run("""
+                UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_ms = ?2, last_error = ?3,
+                    sending_owner = NULL, sending_expires_ms = NULL
+                WHERE state = 'sending' AND coalesce(sending_expires_ms, 0) < ?1
+                """, [.integer(cutoff), .integer(JobStoreClock.resendAt(now)), .text(CallbackDelivery.interruptedSendError)])
             return try database.integer("SELECT changes()") ?? 0
         }
     }
@@ -242,8 +274,8 @@ public final class SQLiteJobStore: TranscriptionJobStore {
             leaseOwner: row.optionalText(at: 18), leaseExpiresAt: date(row.optionalInteger(at: 19).map(Int64.init)), attempts: row.integer(at: 20))
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+    static func milliseconds(_ date: Date) -> Int64 { JobStoreClock.milliseconds(date) }
+    static func date(_ milliseconds: Int64?) -> Date? { JobStoreClock.date(milliseconds) }
 }
 
 /// A jobs database file this program cannot use.

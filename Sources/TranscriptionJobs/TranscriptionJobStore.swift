@@ -109,6 +109,9 @@ public struct JobOutcome: Sendable, Equatable {
 /// A finished job's notification to its `callbackURL`.
 public struct CallbackDelivery: Sendable, Equatable {
     public let id: Int64
+    /// The delivery's idempotency key, made when the delivery is recorded and sent unchanged with every attempt
+    /// (`FlightVoice-Delivery-Id`): a receiver that sees a key again has already had this callback.
+    public let key: String
     public let jobName: String
     public let url: String
     /// The JSON body to POST.
@@ -150,12 +153,18 @@ public enum JobStoreError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   matches); otherwise it returns false and changes nothing, so a worker whose lease was taken over cannot complete
 ///   a job a second time.
 /// - **Callbacks in the same transaction:** when `finish` succeeds for a job with a `callbackURL`, the pending delivery
-///   is recorded in the same transaction as the state change: no finished job without its delivery, none twice.
+///   is recorded in the same transaction as the state change: no finished job without its delivery, none twice. The
+///   delivery gets its idempotency `key` there, and keeps it on every attempt.
 /// - **Recovery:** `requeueExpiredLeases(now:)` returns IN_PROGRESS jobs whose lease ended before `now` to QUEUED.
 ///   A backend with one server per data folder (SQLite) may pass `.distantFuture` at start: every lease then belongs
 ///   to a dead process.
-/// - **At most once delivered:** `claimDueCallback` marks a delivery as being sent (committed) before the caller sends
-///   it; `abandonInterruptedCallbacks` gives up on those whose outcome a crash made unknown rather than send twice.
+/// - **Callbacks at least once, exactly once per key:** `claimDueCallback` hands a due delivery to one sender at a
+///   time, marked as being sent under the sender's lease (renewed with `renewCallbackLease` while the POST runs), so
+///   no two senders POST it at once. A delivery acknowledged (`callbackDelivered`) is never handed out again. One
+///   whose sender died mid-send (its outcome unknown: the receiver may or may not have it) is returned to the queue by
+///   `requeueInterruptedCallbacks(now:)` once its lease has ended, never while the sender may still be alive, and is
+///   sent again with the same key; the interrupted attempt does not count against the attempt limit. A receiver
+///   therefore gets every callback at least once, and deduplicates on the key.
 /// Every method is safe to call from any thread.
 public protocol TranscriptionJobStore: Sendable {
     /// Stores a new QUEUED job; throws `JobStoreError.duplicateName` when the name is taken.
@@ -178,14 +187,19 @@ public protocol TranscriptionJobStore: Sendable {
     /// Returns to QUEUED every IN_PROGRESS job whose lease ended before `now`; the names requeued.
     func requeueExpiredLeases(now: Date) throws -> [String]
 
-    /// The oldest delivery due at `now`, marked as being sent; nil when none is due.
-    func claimDueCallback(now: Date) throws -> CallbackDelivery?
-    /// Records that the receiver accepted delivery `id`.
+    /// The oldest delivery due at `now`, marked as being sent by `owner` under a lease until `now + leaseSeconds`;
+    /// nil when none is due.
+    func claimDueCallback(owner: String, leaseSeconds: Double, now: Date) throws -> CallbackDelivery?
+    /// Extends `owner`'s lease on the delivery it is sending; false when the delivery is no longer `owner`'s to send.
+    func renewCallbackLease(id: Int64, owner: String, until: Date) throws -> Bool
+    /// Records that the receiver accepted delivery `id` (answered 2xx): it is never handed out again, whoever sent it.
     func callbackDelivered(id: Int64, now: Date) throws
-    /// Records a failed attempt: retried at `retryAt`, or given up when it is nil.
-    func callbackFailed(id: Int64, error: String, retryAt: Date?) throws
-    /// Gives up on deliveries a crash interrupted mid-send (their outcome is unknown); returns how many.
-    func abandonInterruptedCallbacks() throws -> Int
+    /// Records `owner`'s failed attempt: retried at `retryAt`, or given up when it is nil. Changes nothing when the
+    /// delivery is no longer being sent by `owner` (acknowledged meanwhile, or taken over after its lease ended).
+    func callbackFailed(id: Int64, owner: String, error: String, retryAt: Date?) throws
+    /// Returns to the queue, due at once, every delivery being sent whose sender's lease ended before `now` (the
+    /// sender died mid-send); how many. A single-server store may pass `.distantFuture` at start, as for jobs.
+    func requeueInterruptedCallbacks(now: Date) throws -> Int
     /// Deliveries still to be made, sent or not (for tests and metrics): (delivered, pending, failed).
     func callbackCounts() throws -> (delivered: Int, pending: Int, failed: Int)
 }

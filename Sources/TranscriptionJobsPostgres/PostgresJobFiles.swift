@@ -25,7 +25,7 @@ public final class PostgresJobFiles: JobFileStore {
 
     public func write(_ data: Data, to path: String) throws {
         guard data.count <= maximumFileBytes else { throw JobFileTooLarge(path: path, bytes: data.count, limit: maximumFileBytes) }
-        let hex = Self.hex(data)
+        let hex = ByteaHex.text(data)
         try connection.withConnection { database in
             _ = try database.execute("""
                 INSERT INTO job_files (path, data, stored_ms) VALUES ($1, decode($2, 'hex'), $3)
@@ -38,31 +38,11 @@ public final class PostgresJobFiles: JobFileStore {
         let hex = try connection.withConnection { database in
             try database.execute("SELECT encode(data, 'hex') FROM job_files WHERE path = $1", [path]).first?.optionalText(at: 0)
         }
-        return hex.map(Self.bytes(fromHex:))
+        return hex.map(ByteaHex.bytes(fromHex:))
     }
 
     public func remove(_ path: String) throws {
         try connection.withConnection { database in _ = try database.execute("DELETE FROM job_files WHERE path = $1", [path]) }
-    }
-
-    private static func hex(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8](repeating: 0, count: data.count * 2)
-        for (index, byte) in data.enumerated() {
-            text[2 * index] = digits[Int(byte >> 4)]
-            text[2 * index + 1] = digits[Int(byte & 0x0F)]
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private static func bytes(fromHex text: String) -> Data {
-        func value(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit &- UInt8(ascii: "0") : (digit | 0x20) &- UInt8(ascii: "a") &+ 10 }
-        let digits = Array(text.utf8)
-        var data = Data(count: digits.count / 2)
-        data.withUnsafeMutableBytes { buffer in
-            for index in 0..<buffer.count { buffer[index] = value(digits[2 * index]) << 4 | value(digits[2 * index + 1]) }
-        }
-        return data
     }
 }
 

@@ -10,31 +10,25 @@ import TranscriptionJobs
 /// delivery in the same transaction. Every change to a job is announced on `flightvoice_jobs` (payload: the job name)
 /// in the same transaction, so `?wait` and SSE on any server hear it (`jobChanges()`).
 ///
-/// Differences from the single-server SQLite store, because other servers are alive:
-/// - `requeueExpiredLeases(now:)` should be given the real time (never `.distantFuture`: that would take live
-///   servers' jobs away from them).
-/// - `abandonInterruptedCallbacks()` gives up only deliveries that have been "sending" for longer than
-///   `interruptedSendTimeout`: a younger one may be in flight on another server.
+/// Difference from the single-server SQLite store, because other servers are alive: `requeueExpiredLeases(now:)`
+/// and `requeueInterruptedCallbacks(now:)` should be given the real time (never `.distantFuture`: that would take
+/// live servers' jobs and sends away from them). Leases are judged by the callers' clocks, so the servers' clocks
+/// must agree to well within a lease (NTP does).
 ///
 /// Thread safety: `Sendable`; the connection is confined (`ConfinedPostgresConnection`), calls run one at a time.
 public final class PostgresJobStore: TranscriptionJobStore {
     /// The channel job changes are announced on.
     public static let changeChannel = "flightvoice_jobs"
-    /// How long a delivery may stay "sending" before `abandonInterruptedCallbacks` presumes its sender died, in seconds:
-    /// far longer than a callback POST's own timeout.
-    public static let defaultInterruptedSendTimeout: TimeInterval = 300
 
     private let url: String
     private let backoff: ReconnectBackoff
-    private let interruptedSendTimeout: TimeInterval
     private let connection: ConfinedPostgresConnection
 
     /// Connects to `url`, migrating the schema (the queue's tables come with the flights'). Throws a `.connection`
     /// `PostgresError` when the server cannot be reached.
-    public init(url: String, backoff: ReconnectBackoff = .standard, interruptedSendTimeout: TimeInterval = defaultInterruptedSendTimeout) throws {
+    public init(url: String, backoff: ReconnectBackoff = .standard) throws {
         self.url = url
         self.backoff = backoff
-        self.interruptedSendTimeout = interruptedSendTimeout
         connection = try ConfinedPostgresConnection(url: url, backoff: backoff)
     }
 
@@ -147,8 +141,9 @@ public final class PostgresJobStore: TranscriptionJobStore {
                           outcome.audioSeconds.map { String(Int64(($0 * 1000).rounded())) }, String(Self.milliseconds(now))])
                 guard let row = finished.first else { return false }
                 if let callbackPayload, let url = row.optionalText(at: 0) {
-                    try database.execute("INSERT INTO job_callbacks (job_name, url, payload, state, next_attempt_ms) VALUES ($1, $2, $3, 'pending', $4)",
-                                         [name, url, callbackPayload, String(Self.milliseconds(now))])
+                    try database.execute("""
+                        INSERT INTO job_callbacks (delivery_key, job_name, url, payload, state, next_attempt_ms) VALUES ($1, $2, $3, $4, 'pending', $5)
+                        """, [CallbackDelivery.newKey(), name, url, callbackPayload, String(Self.milliseconds(now))])
                 }
                 try Self.announce(name, on: database)
                 return true
@@ -157,7 +152,7 @@ public final class PostgresJobStore: TranscriptionJobStore {
     }
 
     public func requeueExpiredLeases(now: Date) throws -> [String] {
-        let cutoff = now == .distantFuture ? Int64.max : Self.milliseconds(now)
+        let cutoff = JobStoreClock.leaseCutoff(now)
         return try connection.withConnection { database in
             try database.transaction {
                 let names = try database.query("""
@@ -172,43 +167,55 @@ public final class PostgresJobStore: TranscriptionJobStore {
         }
     }
 
-    public func claimDueCallback(now: Date) throws -> CallbackDelivery? {
+    public func claimDueCallback(owner: String, leaseSeconds: Double, now: Date) throws -> CallbackDelivery? {
         try connection.withConnection { database in
             try database.query("""
-                UPDATE job_callbacks SET state = 'sending', attempts = attempts + 1, sending_since_ms = \(Self.databaseClockMilliseconds)
+                UPDATE job_callbacks SET state = 'sending', attempts = attempts + 1, sending_owner = $2, sending_expires_ms = $3
                 WHERE id = (SELECT id FROM job_callbacks WHERE state = 'pending' AND next_attempt_ms <= $1
                             ORDER BY next_attempt_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-                RETURNING id, job_name, url, payload, attempts - 1
-                """, [String(Self.milliseconds(now))]) {
-                CallbackDelivery.delivery(id: Int64($0.integer(at: 0)), jobName: $0.text(at: 1), url: $0.text(at: 2), payload: $0.text(at: 3), attempts: $0.integer(at: 4))
+                RETURNING id, delivery_key, job_name, url, payload, attempts - 1
+                """, [String(Self.milliseconds(now)), owner, String(Self.milliseconds(now.addingTimeInterval(leaseSeconds)))]) {
+                CallbackDelivery.delivery(id: Int64($0.integer(at: 0)), key: $0.text(at: 1), jobName: $0.text(at: 2), url: $0.text(at: 3), payload: $0.text(at: 4),
+                                          attempts: $0.integer(at: 5))
             }.first
+        }
+    }
+
+    public func renewCallbackLease(id: Int64, owner: String, until: Date) throws -> Bool {
+        try connection.withConnection { database in
+            try !database.execute(
+                "UPDATE job_callbacks SET sending_expires_ms = $3 WHERE id = $1 AND sending_owner = $2 AND state = 'sending' RETURNING id",
+                [String(id), owner, String(Self.milliseconds(until))]).isEmpty
         }
     }
 
     public func callbackDelivered(id: Int64, now: Date) throws {
         try connection.withConnection { database in
-            _ = try database.execute("UPDATE job_callbacks SET state = 'delivered', delivered_ms = $2, last_error = NULL WHERE id = $1",
-                                 [String(id), String(Self.milliseconds(now))])
+            _ = try database.execute("""
+                UPDATE job_callbacks SET state = 'delivered', delivered_ms = $2, last_error = NULL, sending_owner = NULL, sending_expires_ms = NULL
+                WHERE id = $1 AND state <> 'delivered'
+                """, [String(id), String(Self.milliseconds(now))])
         }
     }
 
-    public func callbackFailed(id: Int64, error: String, retryAt: Date?) throws {
+    public func callbackFailed(id: Int64, owner: String, error: String, retryAt: Date?) throws {
         try connection.withConnection { database in
-            if let retryAt {
-                _ = try database.execute("UPDATE job_callbacks SET state = 'pending', last_error = $2, next_attempt_ms = $3 WHERE id = $1",
-                                     [String(id), error, String(Self.milliseconds(retryAt))])
-            } else {
-                _ = try database.execute("UPDATE job_callbacks SET state = 'failed', last_error = $2 WHERE id = $1", [String(id), error])
-            }
+            _ = try database.execute("""
+                UPDATE job_callbacks SET state = CASE WHEN $4::bigint IS NULL THEN 'failed' ELSE 'pending' END, last_error = $3,
+                    next_attempt_ms = coalesce($4::bigint, next_attempt_ms), sending_owner = NULL, sending_expires_ms = NULL
+                WHERE id = $1 AND sending_owner = $2 AND state = 'sending'
+                """, [String(id), owner, error, retryAt.map { String(Self.milliseconds($0)) }])
         }
     }
 
-    public func abandonInterruptedCallbacks() throws -> Int {
-        try connection.withConnection { database in
+    public func requeueInterruptedCallbacks(now: Date) throws -> Int {
+        let cutoff = JobStoreClock.leaseCutoff(now)
+        return try connection.withConnection { database in
             try database.execute("""
-                UPDATE job_callbacks SET state = 'failed', last_error = 'the sending server stopped; not resent, so it is never delivered twice'
-                WHERE state = 'sending' AND sending_since_ms <= \(Self.databaseClockMilliseconds) - $1 RETURNING id
-                """, [String(Int64(interruptedSendTimeout * 1000))]).count
+                UPDATE job_callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_ms = $2, last_error = $3,
+                    sending_owner = NULL, sending_expires_ms = NULL
+                WHERE state = 'sending' AND coalesce(sending_expires_ms, 0) < $1 RETURNING id
+                """, [String(cutoff), String(JobStoreClock.resendAt(now)), CallbackDelivery.interruptedSendError]).count
         }
     }
 
@@ -219,9 +226,6 @@ public final class PostgresJobStore: TranscriptionJobStore {
             return (counts["delivered"] ?? 0, (counts["pending"] ?? 0) + (counts["sending"] ?? 0), counts["failed"] ?? 0)
         }
     }
-
-    /// The database server's clock in milliseconds: one clock for every server when judging how long a send has run.
-    private static let databaseClockMilliseconds = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 
     // MARK: Rows
 
@@ -247,6 +251,6 @@ public final class PostgresJobStore: TranscriptionJobStore {
             leaseOwner: row.optionalText(at: 18), leaseExpiresAt: date(row.optionalInteger(at: 19).map(Int64.init)), attempts: row.integer(at: 20))
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+    static func milliseconds(_ date: Date) -> Int64 { JobStoreClock.milliseconds(date) }
+    static func date(_ milliseconds: Int64?) -> Date? { JobStoreClock.date(milliseconds) }
 }

@@ -37,7 +37,7 @@ import Testing
 
         let status = try binary.run(["db", "status", "--database", url])
         #expect(status.exitCode == 0)
-        #expect(status.standardOutput.contains("(schema 3, postgresql)"))
+        #expect(status.standardOutput.contains("(schema 5, postgresql)"))
         #expect(status.standardOutput.contains("flights    522 (261 departures, 261 arrivals)"))
         #expect(!FileManager.default.fileExists(atPath: binary.databasePath), "no SQLite file is made when PostgreSQL is used")
 

@@ -32,13 +32,26 @@ import Testing
         #expect(try TestPostgres.column("SELECT count(*) FROM job_files", url: url) == ["0"], "the deleted job's shared media and transcript are gone")
     }
 
-    private func runSeedWorkflow(serverArguments: [String]) throws {
+    /// Two servers on one database behind an imagined load balancer: the media is uploaded through one, and the job
+    /// started, waited for, its output object read and the media deleted through the other.
+    @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+    func theSeedWorkflowRunsAcrossTwoServersOnAFleetDatabase() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        try runSeedWorkflow(serverArguments: ["--database", url], acrossTwoServers: true)
+        #expect(try TestPostgres.column("SELECT key FROM s3_objects", url: url) == ["results/boto-job-1.json"])
+    }
+
+    private func runSeedWorkflow(serverArguments: [String], acrossTwoServers: Bool = false) throws {
         let python = try Self.python()
         let server = try ServerProcess(arguments: serverArguments)
         defer { server.cleanUp() }
+        let credentials = server.dataFolder.appendingPathComponent("aws-credentials").path
+        let other = try acrossTwoServers ? ServerProcess(arguments: serverArguments + ["--aws-credentials", credentials]) : nil
+        defer { other?.cleanUp() }
         let result = try runToEnd(python, [ServerProcess.fixtures.appendingPathComponent("boto3_workflow.py").path, server.baseURL,
-                                           ServerProcess.samples.appendingPathComponent("lx40.wav").path, "LX40"],
-                                  environment: ["AWS_SHARED_CREDENTIALS_FILE": server.dataFolder.appendingPathComponent("aws-credentials").path,
+                                           ServerProcess.samples.appendingPathComponent("lx40.wav").path, "LX40"] + (other.map { [$0.baseURL] } ?? []),
+                                  environment: ["AWS_SHARED_CREDENTIALS_FILE": credentials,
                                                 "AWS_CONFIG_FILE": "/dev/null", "AWS_EC2_METADATA_DISABLED": "true",
                                                 "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_PROFILE": ""])
         #expect(result.status == 0, "\(result.output)")

@@ -3,11 +3,13 @@ import Foundation
 import Testing
 
 /// Two servers on one PostgreSQL database, as behind a load balancer: whichever a client reaches sees the same jobs,
-/// transcripts, job events and flights.
+/// transcripts, job events, S3 objects and flights.
 @Suite("Two servers sharing PostgreSQL", .serialized, .enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
 struct FleetEndToEndTests {
     let url: String
     let tokenFile: URL
+    /// One AWS key pair for both servers (`--aws-credentials`), as a fleet's clients sign for any server.
+    let credentialsFile: URL
     let first: ServerProcess
     let second: ServerProcess
 
@@ -15,7 +17,9 @@ struct FleetEndToEndTests {
         url = try TestPostgres.createDatabase()
         tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("flightvoice-fleet-token-\(UUID().uuidString)")
         try "fleet-token\n".write(to: tokenFile, atomically: true, encoding: .utf8)
-        let arguments = ["--database", url, "--token-file", tokenFile.path]
+        credentialsFile = FileManager.default.temporaryDirectory.appendingPathComponent("flightvoice-fleet-aws-\(UUID().uuidString)")
+        try "[default]\naws_access_key_id = AKFVFLEETTEST\naws_secret_access_key = fleet-secret-\(UUID().uuidString)\n".write(to: credentialsFile, atomically: true, encoding: .utf8)
+        let arguments = ["--database", url, "--token-file", tokenFile.path, "--aws-credentials", credentialsFile.path]
         first = try ServerProcess(arguments: arguments)
         second = try ServerProcess(arguments: arguments)
     }
@@ -24,6 +28,7 @@ struct FleetEndToEndTests {
         first.cleanUp()
         second.cleanUp()
         try? FileManager.default.removeItem(at: tokenFile)
+        try? FileManager.default.removeItem(at: credentialsFile)
         TestPostgres.dropDatabase(url: url)
     }
 
@@ -33,6 +38,10 @@ struct FleetEndToEndTests {
         #expect(try first.createJob("fleet-lx40", clip: clip).status == 201)
         let events = try second.request("GET", "/v1/transcription-jobs/fleet-lx40/events", timeout: 60)
         #expect(events.text.contains("event: completed"), "the other server's event stream ends with the job: \(events.text)")
+        // Whichever server decoded it, both streams show its partial hypotheses (the other's heard them announced).
+        #expect(events.text.contains("event: partial"), "\(events.text)")
+        let firstEvents = try first.request("GET", "/v1/transcription-jobs/fleet-lx40/events", timeout: 10)
+        #expect(firstEvents.text.contains("event: partial") && firstEvents.text.contains("event: completed"), "\(firstEvents.text)")
         let waited = try second.request("GET", "/v1/transcription-jobs/fleet-lx40?wait=30")
         #expect(waited.json["status"] as? String == "COMPLETED")
         #expect((waited.json["answer"] as? [String: Any])?["flight"] as? String == "LX40")
@@ -53,6 +62,51 @@ struct FleetEndToEndTests {
         #expect(try second.request("DELETE", "/v1/transcription-jobs/fleet-lx40").status == 204)
         #expect(try first.request("GET", "/v1/transcription-jobs/fleet-lx40").status == 404)
         #expect(try TestPostgres.column("SELECT count(*) FROM job_files", url: url) == ["2"], "only the remaining job's media and transcript are left")
+    }
+
+    @Test func anS3ObjectPutThroughOneServerIsReadListedTranscribedAndDeletedThroughTheOther() throws {
+        defer { cleanUp() }
+        let aws = try AWSSigner(credentialsFile: credentialsFile)
+        let clip = try Data(contentsOf: ServerProcess.samples.appendingPathComponent("lx40.wav"))
+        #expect(try aws.s3("PUT", "/calls", on: first).status == 200)
+        let put = try aws.s3("PUT", "/calls/incoming/lx40.wav", body: clip, on: first)
+        #expect(put.status == 200, "\(put.text)")
+
+        let head = try aws.s3("HEAD", "/calls/incoming/lx40.wav", on: second)
+        #expect(head.status == 200)
+        #expect(head.header("ETag") == put.header("ETag"))
+        #expect(try aws.s3("GET", "/calls/incoming/lx40.wav", on: second).body == clip)
+        let listed = try aws.s3("GET", "/calls", query: "list-type=2&prefix=incoming%2F", on: second)
+        #expect(listed.status == 200)
+        #expect(listed.text.contains("<Key>incoming/lx40.wav</Key>") && listed.text.contains("<Size>\(clip.count)</Size>"), "\(listed.text)")
+
+        let started = try aws.transcribe("StartTranscriptionJob", [
+            "TranscriptionJobName": "fleet-s3", "LanguageCode": "en-US", "MediaFormat": "wav", "Media": ["MediaFileUri": "s3://calls/incoming/lx40.wav"],
+            "OutputBucketName": "calls", "OutputKey": "results/fleet-s3.json",
+        ], on: second)
+        #expect(started.status == 200, "\(started.text)")
+        let waited = try first.request("GET", "/v1/transcription-jobs/fleet-s3?wait=60")
+        #expect(waited.json["status"] as? String == "COMPLETED", "\(waited.text)")
+        #expect((waited.json["answer"] as? [String: Any])?["flight"] as? String == "LX40")
+        let described = try aws.transcribe("GetTranscriptionJob", ["TranscriptionJobName": "fleet-s3"], on: first)
+        #expect((described.json["TranscriptionJob"] as? [String: Any])?["TranscriptionJobStatus"] as? String == "COMPLETED")
+        // The output object, written by whichever server decoded the job, is there for both.
+        for server in [first, second] {
+            let output = try aws.s3("GET", "/calls/results/fleet-s3.json", on: server)
+            #expect(output.status == 200)
+            #expect(output.json["jobName"] as? String == "fleet-s3")
+        }
+
+        #expect(try aws.s3("DELETE", "/calls/incoming/lx40.wav", on: second).status == 204)
+        #expect(try aws.s3("GET", "/calls/incoming/lx40.wav", on: first).status == 404)
+        #expect(try aws.s3("HEAD", "/calls/incoming/lx40.wav", on: first).status == 404)
+        #expect(!(try aws.s3("GET", "/calls", query: "list-type=2", on: first).text.contains("incoming/")))
+        #expect(try aws.s3("DELETE", "/calls", on: first).status == 409, "the transcript object is still in the bucket")
+        #expect(try TestPostgres.column("SELECT key FROM s3_objects", url: url) == ["results/fleet-s3.json"], "the objects are in the database")
+        for server in [first, second] {
+            let folder = server.dataFolder.appendingPathComponent("s3")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] == [], "nothing in \(folder.path)")
+        }
     }
 
     func gate(on server: ServerProcess) throws -> String? {
@@ -76,6 +130,66 @@ struct FleetEndToEndTests {
         #expect(imported.status == 200, "\(imported.text)")
         #expect(try gate(on: second) == "Y1")
         #expect(try eventually(2) { try gate(on: first) == "Y1" })
+    }
+}
+
+/// A callback whose sender is killed mid-send, with a receiver that never answers that first POST.
+@Suite("A callback cut mid-send by kill -9")
+struct CallbackTakeoverTests {
+    static let clip = ServerProcess.samples.appendingPathComponent("lx40.wav")
+
+    /// On a fleet: while the sender lives, the other server leaves its send alone (the lease is renewed); once it is
+    /// killed, a server resends the callback with the same delivery id, and after the 2xx never again.
+    @Test(.enabled(if: TestPostgres.isConfigured, Comment(rawValue: TestPostgres.skipReason)))
+    func aFleetResendsACutCallbackWithTheSameDeliveryIDOnlyOnceItsSenderIsDead() async throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url: url) }
+        let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
+        // A lease long enough that a loaded machine's scheduling cannot make a live sender look dead, and a POST
+        // timeout far longer than the hold, so that the sender itself does not retry meanwhile.
+        let leaseSeconds = 5.0
+        let arguments = ["--database", url, "--lease-seconds", String(Int(leaseSeconds)), "--callback-timeout", "120"]
+        let servers = try [ServerProcess(arguments: arguments), ServerProcess(arguments: arguments)]
+        defer { servers.forEach { $0.cleanUp() } }
+        #expect(try servers[0].createJob("cut", clip: Self.clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status == 201)
+        #expect(eventually(60) { receiver.arrivals.count == 1 }, "one server sent the callback; the receiver holds it unanswered")
+        // Two leases after the send began, the other server (watching for dead servers every half lease) has still not
+        // taken it over.
+        let sent = try #require(receiver.arrivals.first).time
+        try await Task.sleep(for: .seconds(max(0, sent.addingTimeInterval(2 * leaseSeconds).timeIntervalSinceNow)))
+        #expect(receiver.arrivals.count == 1, "not resent while its sender is alive")
+        servers.forEach { $0.stop(signal: SIGKILL) }
+        let survivor = try ServerProcess(arguments: arguments)
+        defer { survivor.cleanUp() }
+        #expect(eventually(30) { receiver.arrivals.count == 2 }, "resent by a live server once the sender's lease ended")
+        try await Task.sleep(for: .seconds(3))
+        let arrivals = receiver.arrivals
+        #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200], "acknowledged once, never sent again")
+        #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID, "the same delivery id")
+        #expect(arrivals.first?.body == arrivals.last?.body)
+        #expect(try TestPostgres.column("SELECT state FROM job_callbacks", url: url) == ["delivered"])
+    }
+
+    /// One server alone on its data folder (SQLite): the send a kill cut is sent again at the next start.
+    @Test func aLoneServerResendsACutCallbackWithTheSameDeliveryIDAtItsNextStart() async throws {
+        let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
+        let dataFolder = try ServerProcess.makeDataFolder()
+        defer { try? FileManager.default.removeItem(at: dataFolder) }
+        do {
+            let server = try ServerProcess(dataFolder: dataFolder)
+            #expect(try server.createJob("cut", clip: Self.clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status == 201)
+            #expect(eventually(60) { receiver.arrivals.count == 1 })
+            server.stop(signal: SIGKILL)
+        }
+        let restarted = try ServerProcess(dataFolder: dataFolder)
+        defer { restarted.cleanUp() }
+        #expect(restarted.outputText.contains("1 callback(s) were being sent when their server stopped"), "\(restarted.outputText)")
+        #expect(eventually(30) { receiver.arrivals.count == 2 })
+        try await Task.sleep(for: .seconds(2))
+        let arrivals = receiver.arrivals
+        #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200])
+        #expect(arrivals.first?.deliveryID != nil && arrivals.first?.deliveryID == arrivals.last?.deliveryID)
+        #expect(receiver.receivedOncePerDeliveryID.count == 1)
     }
 }
 

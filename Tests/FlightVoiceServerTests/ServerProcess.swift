@@ -149,11 +149,28 @@ struct ServerFailure: Error, CustomStringConvertible {
 
 /// A loopback HTTP receiver for callbacks: records every POST and answers with the next status from a script.
 final class CallbackReceiver: @unchecked Sendable {
+    /// One POST as it arrived.
+    struct Arrival: Sendable {
+        /// `FlightVoice-Delivery-Id`: the idempotency key a real receiver deduplicates on.
+        let deliveryID: String?
+        /// `FlightVoice-Job`.
+        let job: String?
+        /// What the receiver answered.
+        let status: Int
+        let body: Data
+        /// When the body had arrived.
+        let time: Date
+    }
+
+    /// A scripted status that answers nothing and keeps the connection open: the sender is left mid-send.
+    static let noAnswer = 0
+
     private let listener: Int32
     let port: Int
-    private let state = Mutex<(bodies: [Data], statuses: [Int])>(([], []))
+    private let state = Mutex<(arrivals: [Arrival], statuses: [Int], unanswered: [Int32])>(([], [], []))
 
-    /// Listens on a free loopback port; answers the first POSTs with `statuses` in turn, then with 200.
+    /// Listens on a free loopback port; answers the first POSTs with `statuses` in turn (`noAnswer`: not at all), then
+    /// with 200.
     init(statuses: [Int] = []) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -172,8 +189,15 @@ final class CallbackReceiver: @unchecked Sendable {
     }
 
     var url: String { "http://127.0.0.1:\(port)/hook" }
-    /// The bodies received so far.
-    var received: [Data] { state.withLock { $0.bodies } }
+    /// Every POST so far, answered 2xx or not.
+    var arrivals: [Arrival] { state.withLock { $0.arrivals } }
+    /// The bodies accepted (answered 200) so far, duplicates included.
+    var received: [Data] { arrivals.filter { $0.status == 200 }.map(\.body) }
+    /// The accepted bodies after deduplicating on the delivery id, as a receiver following the contract keeps them.
+    var receivedOncePerDeliveryID: [Data] {
+        var seen = Set<String>()
+        return arrivals.filter { $0.status == 200 && seen.insert($0.deliveryID ?? "").inserted }.map(\.body)
+    }
 
     private func serve() {
         while true {
@@ -187,22 +211,27 @@ final class CallbackReceiver: @unchecked Sendable {
                 guard count > 0 else { break }
                 request.append(contentsOf: buffer[0..<count])
                 if let headEnd = request.range(of: Data("\r\n\r\n".utf8)) {
-                    let head = String(decoding: request[..<headEnd.lowerBound], as: UTF8.self).lowercased()
-                    let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                    let head = String(decoding: request[..<headEnd.lowerBound], as: UTF8.self)
+                    func header(_ name: String) -> String? {
+                        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+                    }
+                    let length = header("content-length").flatMap { Int($0) } ?? 0
                     if request.count - headEnd.upperBound >= length {
                         let body = request[headEnd.upperBound..<(headEnd.upperBound + length)]
                         let status = state.withLock { recorded -> Int in
                             let status = recorded.statuses.isEmpty ? 200 : recorded.statuses.removeFirst()
-                            if status == 200 { recorded.bodies.append(Data(body)) }
+                            recorded.arrivals.append(Arrival(deliveryID: header("flightvoice-delivery-id"), job: header("flightvoice-job"), status: status, body: Data(body), time: Date()))
+                            if status == Self.noAnswer { recorded.unanswered.append(connection) }
                             return status
                         }
+                        if status == Self.noAnswer { break }
                         let reply = "HTTP/1.1 \(status) X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                         _ = reply.withCString { write(connection, $0, strlen($0)) }
                         break
                     }
                 }
             }
-            close(connection)
+            if !state.withLock({ $0.unanswered.contains(connection) }) { close(connection) }
         }
     }
 }

@@ -1,6 +1,6 @@
 import DatabaseTestSupport
 import FlightStore
-import FlightStorePostgres
+@testable import FlightStorePostgres
 import Foundation
 import Synchronization
 import Testing
@@ -14,12 +14,21 @@ struct JobStoreTests {
 
     init() throws { fixture = try StoreFixture() }
 
-    /// A new, empty store of `backend`; PostgreSQL abandons interrupted sends at once, as SQLite does at start.
+    /// A new, empty store of `backend`.
     func makeStore(_ backend: StoreBackend) throws -> any TranscriptionJobStore {
         switch try fixture.newLocation(backend) {
         case .sqlite(let path): try SQLiteJobStore(path: path)
-        case .postgres(let url): try PostgresJobStore(url: url, interruptedSendTimeout: 0)
+        case .postgres(let url): try PostgresJobStore(url: url)
         }
+    }
+
+    /// A store holding one finished job, `name`, whose callback delivery is pending.
+    func storeWithPendingCallback(_ backend: StoreBackend, job name: String = "cb") throws -> any TranscriptionJobStore {
+        let store = try makeStore(backend)
+        _ = try store.create(job(name, callback: "http://127.0.0.1:9/hook"), now: Date())
+        _ = try store.claimNext(owner: "w", leaseSeconds: 60, now: Date())
+        _ = try store.finish(name: name, owner: "w", outcome: .failed("no audio"), callbackPayload: "{}", now: Date())
+        return store
     }
 
     func job(_ name: String, callback: String? = nil) -> NewTranscriptionJob {
@@ -74,23 +83,64 @@ struct JobStoreTests {
         #expect(try store.requeueExpiredLeases(now: .distantFuture) == ["slow"], "every lease has ended by the end of time")
     }
 
-    @Test("callbacks are sent at most once", arguments: StoreBackend.configured)
-    func callbacksAreSentAtMostOnce(_ backend: StoreBackend) throws {
-        let store = try makeStore(backend)
-        _ = try store.create(job("cb", callback: "http://127.0.0.1:9/hook"), now: Date())
-        _ = try store.claimNext(owner: "w", leaseSeconds: 60, now: Date())
-        _ = try store.finish(name: "cb", owner: "w", outcome: .failed("no audio"), callbackPayload: "{}", now: Date())
-        let delivery = try #require(try store.claimDueCallback(now: Date()))
+    @Test("a delivery is sent by one sender at a time, and retried with its key after a failure", arguments: StoreBackend.configured)
+    func callbacksAreSentByOneSenderAndRetried(_ backend: StoreBackend) throws {
+        let store = try storeWithPendingCallback(backend)
+        let delivery = try #require(try store.claimDueCallback(owner: "s1", leaseSeconds: 60, now: Date()))
         #expect(delivery.jobName == "cb")
         #expect(delivery.url == "http://127.0.0.1:9/hook")
         #expect(delivery.attempts == 0)
-        #expect(try store.claimDueCallback(now: Date()) == nil, "being sent: nobody else takes it")
-        try store.callbackFailed(id: delivery.id, error: "refused", retryAt: Date().addingTimeInterval(60))
-        #expect(try store.claimDueCallback(now: Date()) == nil, "not due before its retry time")
-        let retry = try #require(try store.claimDueCallback(now: Date().addingTimeInterval(61)))
+        #expect(!delivery.key.isEmpty)
+        #expect(try store.claimDueCallback(owner: "s2", leaseSeconds: 60, now: Date()) == nil, "being sent: nobody else takes it")
+        try store.callbackFailed(id: delivery.id, owner: "s2", error: "not mine", retryAt: nil)
+        #expect(try store.callbackCounts() == (delivered: 0, pending: 1, failed: 0), "only the sender reports its attempt")
+        try store.callbackFailed(id: delivery.id, owner: "s1", error: "refused", retryAt: Date().addingTimeInterval(60))
+        #expect(try store.claimDueCallback(owner: "s2", leaseSeconds: 60, now: Date()) == nil, "not due before its retry time")
+        let retry = try #require(try store.claimDueCallback(owner: "s2", leaseSeconds: 60, now: Date().addingTimeInterval(61)))
         #expect(retry.attempts == 1)
-        #expect(try store.abandonInterruptedCallbacks() == 1, "a crash mid-send gives it up instead of sending it twice")
-        #expect(try store.callbackCounts() == (delivered: 0, pending: 0, failed: 1))
+        #expect(retry.key == delivery.key, "every attempt carries the same delivery id")
+        try store.callbackFailed(id: retry.id, owner: "s2", error: "refused again", retryAt: nil)
+        #expect(try store.callbackCounts() == (delivered: 0, pending: 0, failed: 1), "given up after the last attempt")
+        #expect(try store.claimDueCallback(owner: "s1", leaseSeconds: 60, now: Date().addingTimeInterval(3600)) == nil)
+    }
+
+    @Test("a delivery left 'sending' by a dead sender is handed out again after its lease, with the same id; a delivered one never",
+          arguments: StoreBackend.configured)
+    func interruptedSendsAreResentOnceTheirLeaseEnds(_ backend: StoreBackend) throws {
+        let store = try storeWithPendingCallback(backend)
+        let start = Date()
+        let interrupted = try #require(try store.claimDueCallback(owner: "dead", leaseSeconds: 30, now: start))
+        #expect(try store.renewCallbackLease(id: interrupted.id, owner: "dead", until: start.addingTimeInterval(30)), "its sender keeps it while alive")
+        #expect(try store.requeueInterruptedCallbacks(now: start.addingTimeInterval(10)) == 0, "the sender may still be alive: never resent then")
+        #expect(try store.claimDueCallback(owner: "alive", leaseSeconds: 30, now: start.addingTimeInterval(10)) == nil)
+        #expect(try store.requeueInterruptedCallbacks(now: start.addingTimeInterval(31)) == 1, "its lease has ended: the sender is gone")
+        let resent = try #require(try store.claimDueCallback(owner: "alive", leaseSeconds: 30, now: start.addingTimeInterval(31)))
+        #expect(resent.id == interrupted.id)
+        #expect(resent.key == interrupted.key, "the receiver can tell it is the same callback")
+        #expect(resent.payload == interrupted.payload)
+        #expect(resent.attempts == 0, "the interrupted attempt, whose outcome is unknown, does not count against the limit")
+        #expect(try store.renewCallbackLease(id: resent.id, owner: "dead", until: start.addingTimeInterval(90)) == false, "the dead sender is fenced out")
+        try store.callbackFailed(id: resent.id, owner: "dead", error: "late", retryAt: nil)
+        #expect(try store.callbackCounts() == (delivered: 0, pending: 1, failed: 0), "a late report of the old attempt changes nothing")
+        try store.callbackDelivered(id: resent.id, now: Date())
+        #expect(try store.callbackCounts() == (delivered: 1, pending: 0, failed: 0))
+        #expect(try store.requeueInterruptedCallbacks(now: .distantFuture) == 0, "a delivered callback is never taken back")
+        #expect(try store.claimDueCallback(owner: "alive", leaseSeconds: 30, now: start.addingTimeInterval(3600)) == nil, "nor sent again")
+    }
+
+    @Test("a single server restarting resends what it was sending; an acknowledgement that comes late still counts",
+          arguments: StoreBackend.configured)
+    func aRestartResendsAndALateAcknowledgementWins(_ backend: StoreBackend) throws {
+        let store = try storeWithPendingCallback(backend)
+        let interrupted = try #require(try store.claimDueCallback(owner: "previous run", leaseSeconds: 60, now: Date()))
+        #expect(try store.requeueInterruptedCallbacks(now: .distantFuture) == 1, "at start every send in flight belongs to a dead process")
+        let resent = try #require(try store.claimDueCallback(owner: "this run", leaseSeconds: 60, now: Date()))
+        #expect(resent.key == interrupted.key)
+        // The first sender was only slow: its 2xx arrives while the second sends. Acknowledged once, never sent again.
+        try store.callbackDelivered(id: interrupted.id, now: Date())
+        try store.callbackFailed(id: resent.id, owner: "this run", error: "refused", retryAt: Date())
+        #expect(try store.callbackCounts() == (delivered: 1, pending: 0, failed: 0))
+        #expect(try store.claimDueCallback(owner: "this run", leaseSeconds: 60, now: Date().addingTimeInterval(3600)) == nil)
     }
 
     @Test("a delivered callback is counted and never claimed again", arguments: StoreBackend.configured)
@@ -99,10 +149,11 @@ struct JobStoreTests {
         _ = try store.create(job("ok", callback: "http://127.0.0.1:9/hook"), now: Date())
         _ = try store.claimNext(owner: "w", leaseSeconds: 60, now: Date())
         _ = try store.finish(name: "ok", owner: "w", outcome: .completed(answerJSON: "{}", transcriptPath: "t", audioSeconds: 1), callbackPayload: "{}", now: Date())
-        let delivery = try #require(try store.claimDueCallback(now: Date()))
+        let delivery = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: Date()))
         try store.callbackDelivered(id: delivery.id, now: Date())
-        #expect(try store.claimDueCallback(now: Date().addingTimeInterval(3600)) == nil)
-        #expect(try store.abandonInterruptedCallbacks() == 0)
+        #expect(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: Date().addingTimeInterval(3600)) == nil)
+        #expect(try store.requeueInterruptedCallbacks(now: .distantFuture) == 0)
+        #expect(try store.renewCallbackLease(id: delivery.id, owner: "s", until: Date().addingTimeInterval(60)) == false)
         #expect(try store.callbackCounts() == (delivered: 1, pending: 0, failed: 0))
     }
 
@@ -179,7 +230,7 @@ struct SharedJobQueueTests {
             finished.enter()
             Thread {
                 defer { finished.leave() }
-                while let delivery = try? server.claimDueCallback(now: Date()) {
+                while let delivery = try? server.claimDueCallback(owner: "sender", leaseSeconds: 60, now: Date()) {
                     deliveries.withLock { $0.append(delivery.id) }
                     try? server.callbackDelivered(id: delivery.id, now: Date())
                 }
@@ -211,18 +262,44 @@ struct SharedJobQueueTests {
         #expect(try dying.job(named: "orphan")?.status == .completed)
     }
 
-    @Test("a send still running on another server is not abandoned by a server starting up")
-    func youngSendsAreNotAbandoned() throws {
+    @Test("a send another server is making is not taken over by a server starting up, nor by one watching for dead servers")
+    func liveSendsAreNotTakenOver() throws {
         let url = try fixture.newPostgresDatabase()
         let sender = try PostgresJobStore(url: url)
-        let starting = try PostgresJobStore(url: url)  // the default timeout: minutes
+        let starting = try PostgresJobStore(url: url)
         _ = try sender.create(NewTranscriptionJob(name: "cb", languageCode: "en-US", callbackURL: "http://127.0.0.1:9/", mediaPath: "m"), now: Date())
         _ = try sender.claimNext(owner: "w", leaseSeconds: 60, now: Date())
         _ = try sender.finish(name: "cb", owner: "w", outcome: .failed("x"), callbackPayload: "{}", now: Date())
-        let delivery = try #require(try sender.claimDueCallback(now: Date()))
-        #expect(try starting.abandonInterruptedCallbacks() == 0)
+        let delivery = try #require(try sender.claimDueCallback(owner: "sender", leaseSeconds: 60, now: Date()))
+        #expect(try starting.requeueInterruptedCallbacks(now: Date()) == 0)
+        #expect(try starting.claimDueCallback(owner: "starting", leaseSeconds: 60, now: Date()) == nil)
+        #expect(try sender.renewCallbackLease(id: delivery.id, owner: "sender", until: Date().addingTimeInterval(120)))
+        #expect(try starting.requeueInterruptedCallbacks(now: Date().addingTimeInterval(90)) == 0, "a renewed lease keeps the send its sender's")
         try sender.callbackDelivered(id: delivery.id, now: Date())
         #expect(try starting.callbackCounts() == (delivered: 1, pending: 0, failed: 0))
+    }
+
+    @Test("a version 3 database is upgraded: deliveries get keys, and a send begun then keeps the five minutes it had")
+    func aVersion3DatabaseIsUpgraded() throws {
+        let url = try fixture.newPostgresDatabase()
+        let old = try PostgresConnection(url: url)
+        try old.execute("CREATE TABLE flightvoice_migrations (version integer PRIMARY KEY, summary text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+        for migration in PostgresSchema.migrations where migration.version <= 3 {
+            try old.executeScript(migration.sql)
+            try old.execute("INSERT INTO flightvoice_migrations (version, summary) VALUES ($1, $2)", [String(migration.version), migration.summary])
+        }
+        let began = Date()
+        try old.execute("""
+            INSERT INTO job_callbacks (job_name, url, payload, state, attempts, next_attempt_ms, sending_since_ms)
+            VALUES ('sent', 'http://127.0.0.1:9/', '{}', 'sending', 1, 0, $1), ('waiting', 'http://127.0.0.1:9/', '{}', 'pending', 0, 0, NULL)
+            """, [String(JobStoreClock.milliseconds(began))])
+        let store = try PostgresJobStore(url: url)
+        #expect(try store.requeueInterruptedCallbacks(now: began.addingTimeInterval(290)) == 0)
+        #expect(try store.requeueInterruptedCallbacks(now: began.addingTimeInterval(301)) == 1)
+        let first = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: began.addingTimeInterval(301)))
+        let second = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: began.addingTimeInterval(301)))
+        #expect(Set([first.jobName, second.jobName]) == ["sent", "waiting"])
+        #expect(first.key.count == 36 && second.key.count == 36 && first.key != second.key)
     }
 
     @Test("job changes on one server are announced to another within 2 seconds")

@@ -1,3 +1,4 @@
+import FlightStore
 import Foundation
 import Testing
 import TranscriptionJobs
@@ -59,20 +60,42 @@ import TranscriptionJobs
         #expect(try store.requeueExpiredLeases(now: .distantFuture) == ["slow"], "a single-server store requeues every lease at start")
     }
 
-    @Test func callbacksAreSentAtMostOnce() throws {
+    @Test func aSendInterruptedByACrashIsSentAgainAtTheNextStartWithTheSameKey() throws {
         let store = try makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try store.create(job("cb", callback: "http://127.0.0.1:9/hook"), now: Date())
         _ = try store.claimNext(owner: "w", leaseSeconds: 60, now: Date())
         _ = try store.finish(name: "cb", owner: "w", outcome: .failed("no audio"), callbackPayload: "{}", now: Date())
-        let delivery = try #require(try store.claimDueCallback(now: Date()))
-        #expect(try store.claimDueCallback(now: Date()) == nil, "being sent: nobody else takes it")
-        try store.callbackFailed(id: delivery.id, error: "refused", retryAt: Date().addingTimeInterval(60))
-        #expect(try store.claimDueCallback(now: Date()) == nil, "not due before its retry time")
-        let retry = try #require(try store.claimDueCallback(now: Date().addingTimeInterval(61)))
-        #expect(retry.attempts == 1)
-        #expect(try store.abandonInterruptedCallbacks() == 1, "a crash mid-send gives it up instead of sending it twice")
-        #expect(try store.callbackCounts() == (delivered: 0, pending: 0, failed: 1))
+        let delivery = try #require(try store.claimDueCallback(owner: "crashed", leaseSeconds: 60, now: Date()))
+        #expect(try store.claimDueCallback(owner: "other", leaseSeconds: 60, now: Date()) == nil, "being sent: nobody else takes it")
+        let restarted = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
+        #expect(try restarted.requeueInterruptedCallbacks(now: .distantFuture) == 1)
+        let resent = try #require(try restarted.claimDueCallback(owner: "restarted", leaseSeconds: 60, now: Date()))
+        #expect(resent.key == delivery.key)
+        #expect(resent.attempts == 0)
+    }
+
+    /// A jobs database written before deliveries had keys and send leases (schema version 1) is upgraded in place.
+    @Test func aVersion1DatabaseIsUpgradedAndItsDeliveriesGetKeys() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("jobs.sqlite").path
+        do {
+            let old = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            try old.transaction {
+                try old.executeScriptInsideTransaction(SQLiteJobStore.migrations[0] + """
+                    INSERT INTO callbacks (job_name, url, payload, state, next_attempt_ms) VALUES ('old', 'http://127.0.0.1:9/', '{}', 'pending', 0);
+                    INSERT INTO callbacks (job_name, url, payload, state, next_attempt_ms) VALUES ('older', 'http://127.0.0.1:9/', '{}', 'sending', 0);
+                    """)
+            }
+            try old.execute("PRAGMA user_version = 1")
+        }
+        let store = try SQLiteJobStore(path: path)
+        #expect(try store.requeueInterruptedCallbacks(now: .distantFuture) == 1, "a send a version 1 server left is sent again")
+        let first = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: Date()))
+        let second = try #require(try store.claimDueCallback(owner: "s", leaseSeconds: 60, now: Date()))
+        #expect(first.key.count == 32 && second.key.count == 32 && first.key != second.key)
+        #expect(try SQLiteJobStore(path: path).callbackCounts().pending == 2, "opening it again changes nothing")
     }
 
     @Test func jobsSurviveReopening() throws {

@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let options: [OptionSpec] = [
         .value("--host", valueName: "ADDRESS", help: "IP address to listen on (default 127.0.0.1: this machine only)."),
         .value("--port", "-p", valueName: "N", help: "TCP port (default 8080; 0 picks a free one and prints it)."),
-        .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects (default $XDG_DATA_HOME/flightvoice)."),
+        .value("--data", valueName: "DIR", help: "Data folder: flights, jobs, media, transcripts, S3 objects, secrets (default $XDG_DATA_HOME/flightvoice)."),
         .value("--workers", "-j", valueName: "N", help: "Recognition workers, one recognizer each (default: one per core)."),
         CommonOptions.sharedDatabase,
         .value("--token-file", valueName: "FILE", help: "Bearer token for flight updates (default DATA/api-token, generated at first start)."),
@@ -22,14 +22,16 @@ enum ServeCommand: Command {
         .value("--max-body-mb", valueName: "N", help: "Largest request body in MiB; larger gets 413 (default 64)."),
         .value("--max-queued-jobs", valueName: "N", help: "Queued jobs before new ones get 503 with Retry-After (default 1000)."),
         .value("--lease-seconds", valueName: "N", help: "How long a worker's claim on a job lasts unless renewed; a dead server's jobs go to another after it (default 60)."),
+        .value("--callback-timeout", valueName: "SECONDS", help: "How long a callback POST may take before it counts as failed and is retried (default 10)."),
         .value("--idle-timeout", valueName: "SECONDS", help: "Close connections idle this long, including clients stalled mid-request (default 30)."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
     ]
     static let discussion = """
     The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
     AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
-    With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media and transcripts live in
-    PostgreSQL, so several servers (each with its own --data for secrets and S3 objects) share one schedule and one queue.
+    With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media, transcripts and S3 objects
+    live in PostgreSQL, so several servers (each with its own --data for its secrets; give them the same --token-file and
+    --aws-credentials) share one schedule, one queue and one object store.
 
     exit codes: 0 stopped by SIGTERM/SIGINT · 64 usage · 69 speech model unusable · 73 cannot bind the address · 74 data folder unusable · 76 database server unreachable
     """
@@ -49,6 +51,7 @@ enum ServeCommand: Command {
         configuration.maximumQueuedJobs = try arguments.integer("max-queued-jobs", in: 1...1_000_000) ?? configuration.maximumQueuedJobs
         configuration.http.idleTimeoutSeconds = UInt32(try arguments.integer("idle-timeout", in: 1...3600) ?? Int(configuration.http.idleTimeoutSeconds))
         configuration.leaseSeconds = Double(try arguments.integer("lease-seconds", in: 1...3600) ?? Int(configuration.leaseSeconds))
+        configuration.callbackTimeoutSeconds = Double(try arguments.integer("callback-timeout", in: 1...300) ?? Int(configuration.callbackTimeoutSeconds))
         configuration.recognizer = try RecognizerOptions.configuration(arguments)
         if let fixed = context.environment["FLIGHTVOICE_NOW"], !fixed.isEmpty {
             let now = context.now
@@ -100,13 +103,16 @@ enum ServeCommand: Command {
     }
 
     /// The data folder's own SQLite stores, unless a database is named: a SQLite file then holds the flights, and a
-    /// PostgreSQL database the flights, the shared job queue and the job files.
+    /// PostgreSQL database the flights, the shared job queue, the job files and the S3 objects.
     private static func backend(_ named: FlightDatabaseLocation?, folder: DataFolder) throws -> ServiceBackend {
         switch named {
         case .postgres(let url)?:
             let jobs = try PostgresJobStore(url: url)
+            let partials = try PostgresJobPartials(url: url)
             return ServiceBackend(flights: try FlightDatabaseLocation.postgres(url: url).open(), jobs: jobs, jobFiles: try PostgresJobFiles(url: url),
-                                  jobChanges: { jobs.jobChanges() }, sharedByServers: true)
+                                  objects: try PostgresObjectStore(url: url), jobChanges: { jobs.jobChanges() },
+                                  partials: JobPartialsRelay(announce: partials.announce(job:transcript:), othersPartials: partials.othersPartials),
+                                  sharedByServers: true)
         case let named?:
             var backend = try ServiceBackend.dataFolder(folder)
             backend.flights = try named.open()

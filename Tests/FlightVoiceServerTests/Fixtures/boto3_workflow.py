@@ -1,7 +1,9 @@
 """The seed app's Amazon Transcribe workflow, unchanged but for the endpoint, against a running flightvoice server.
 
-usage: boto3_workflow.py ENDPOINT CLIP EXPECTED_FLIGHT   (AWS_SHARED_CREDENTIALS_FILE must point at the server's file)
-Prints one line per step and exits non-zero on the first failure.
+usage: boto3_workflow.py ENDPOINT CLIP EXPECTED_FLIGHT [SECOND_ENDPOINT]
+(AWS_SHARED_CREDENTIALS_FILE must point at the server's file.) With SECOND_ENDPOINT (two servers on one fleet
+database, as behind a load balancer) the media is uploaded through the first and everything else goes through the
+second. Prints one line per step and exits non-zero on the first failure.
 """
 import json
 import sys
@@ -11,13 +13,15 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 endpoint, clip, expected = sys.argv[1], sys.argv[2], sys.argv[3]
+second = sys.argv[4] if len(sys.argv) > 4 else endpoint
 session = boto3.session.Session(region_name="us-east-1")
-s3 = session.client("s3", endpoint_url=endpoint, config=Config(s3={"addressing_style": "path"}))
-transcribe = session.client("transcribe", endpoint_url=endpoint)
+uploader = session.client("s3", endpoint_url=endpoint, config=Config(s3={"addressing_style": "path"}))
+s3 = session.client("s3", endpoint_url=second, config=Config(s3={"addressing_style": "path"}))
+transcribe = session.client("transcribe", endpoint_url=second)
 
-s3.create_bucket(Bucket="calls")
+uploader.create_bucket(Bucket="calls")
 with open(clip, "rb") as media:
-    s3.put_object(Bucket="calls", Key="incoming/query 1.wav", Body=media.read())
+    uploader.put_object(Bucket="calls", Key="incoming/query 1.wav", Body=media.read())
 listed = s3.list_objects_v2(Bucket="calls", Prefix="incoming/")
 assert [entry["Key"] for entry in listed["Contents"]] == ["incoming/query 1.wav"], listed
 print("uploaded", listed["KeyCount"])
@@ -76,13 +80,13 @@ except transcribe.exceptions.NotFoundException:
 forged = boto3.session.Session(region_name="us-east-1", aws_access_key_id=session.get_credentials().access_key,
                                aws_secret_access_key="not-the-secret")
 try:
-    forged.client("s3", endpoint_url=endpoint, config=Config(s3={"addressing_style": "path"})).get_object(Bucket="calls", Key="incoming/query 1.wav")
+    forged.client("s3", endpoint_url=second, config=Config(s3={"addressing_style": "path"})).get_object(Bucket="calls", Key="incoming/query 1.wav")
     sys.exit("a wrong signature was accepted by S3")
 except ClientError as error:
     assert error.response["Error"]["Code"] == "SignatureDoesNotMatch", error.response
     assert error.response["ResponseMetadata"]["HTTPStatusCode"] == 403
 try:
-    forged.client("transcribe", endpoint_url=endpoint).list_transcription_jobs()
+    forged.client("transcribe", endpoint_url=second).list_transcription_jobs()
     sys.exit("a wrong signature was accepted by Transcribe")
 except ClientError as error:
     assert error.response["Error"]["Code"] == "InvalidSignatureException", error.response
