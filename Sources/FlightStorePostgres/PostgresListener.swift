@@ -1,6 +1,5 @@
 import FlightStore
 import Foundation
-import Synchronization
 
 /// Hears `NOTIFY`s on one channel from every process, on a connection and a thread of its own (libpq waits by
 /// polling a socket, which must not block a Swift concurrency thread), reconnecting with back-off.
@@ -23,7 +22,7 @@ package enum PostgresListener {
     ) -> AsyncStream<Element> {
         precondition(channel.allSatisfy { $0.isASCII && ($0.isLowercase || $0 == "_") }, "a channel is a fixed identifier")
         return AsyncStream(bufferingPolicy: .bufferingNewest(bufferedEvents)) { continuation in
-            let stopped = StopFlag()
+            let stopped = ThreadStopFlag()
             let thread = Thread {
                 var failures = 0
                 var connectedBefore = false
@@ -53,21 +52,5 @@ package enum PostgresListener {
             thread.start()
             continuation.onTermination = { _ in stopped.stop() }
         }
-    }
-}
-
-/// Set once when the stream's consumer goes away; the listening thread checks it between waits.
-private final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    /// How finely a back-off sleep checks the flag, in seconds.
-    private static let sleepSlice: TimeInterval = 0.05
-
-    var isStopped: Bool { flag.load(ordering: .acquiring) }
-    func stop() { flag.store(true, ordering: .releasing) }
-
-    /// Sleeps up to `seconds`, returning early once stopped.
-    func sleep(seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !isStopped, Date() < deadline { Thread.sleep(forTimeInterval: Self.sleepSlice) }
     }
 }

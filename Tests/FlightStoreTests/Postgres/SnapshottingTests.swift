@@ -76,8 +76,8 @@ struct SnapshottingTests {
         let changes = kiosk.scheduleChanges()
         try await Task.sleep(for: .milliseconds(300))  // listening
         _ = try location.open().importCSV(text: csv("LX 040,Swiss,departure,JFK,New York,13:05,,E,E36,,boarding,"), now: Self.now)
-        // PostgreSQL's 2 s promise is its listener thread's; SQLite's stream polls from a task on the cooperative pool,
-        // which the parallel suite's blocking tests can hold for seconds on two cores.
+        // Both streams are fed from threads of their own; this test's await still needs a thread of the cooperative pool,
+        // which the parallel suite's blocking tests can hold for seconds on two cores. The 2 s promise is PostgreSQL's.
         let allowance: Duration = backend == .postgres ? .seconds(2) : .seconds(15)
         var change = try await firstChange(in: changes, within: allowance)
         while case .unreachable = change { change = try await firstChange(in: changes, within: allowance) }
