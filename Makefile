@@ -67,7 +67,7 @@ human-set: training-set
 # BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
 # `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
 benchmarks: release
-	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET)
+	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET) --human-set $(HUMAN_SET)
 
 # The acoustic model adapted on the training split (scripts/acoustic-model/adapt-model.py), rebuilt from scratch:
 # make adapted-model [ADAPTED_MODEL=models/en-us-flightvoice] [ADAPT_FLAGS="--method mllr+map --band wide"]
