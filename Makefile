@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
 
-.PHONY: run test deps build release eval clean training-tools training-set benchmarks adapted-model
+.PHONY: run test deps build release eval clean training-tools training-set human-set benchmarks adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -54,10 +54,20 @@ training-tools:
 training-set: training-tools
 	nice -n 10 scripts/training-data/make-training-set.py $(TRAINING_SET) $(TRAINING_SET_FLAGS)
 
+# Flight queries in real human voices (CMU AN4, fetched by hand: scripts/training-data/SOURCES.md), split by speaker,
+# plus HUMAN_SET/combined/train.tsv (human + synthetic training rows) for fitting and adaptation:
+# make human-set HUMAN_AUDIO=DIR [HUMAN_SET=.build/human-set] [HUMAN_SET_FLAGS="--combine-human 800 --combine-synthetic 800"]
+HUMAN_SET ?= .build/human-set
+HUMAN_SET_FLAGS ?= --combine-human 800 --combine-synthetic 800
+human-set: training-set
+	@test -n "$(HUMAN_AUDIO)" || { echo "give HUMAN_AUDIO=DIR, the AN4 folder (scripts/training-data/SOURCES.md)"; exit 64; }
+	nice -n 10 scripts/training-data/make-human-set.py $(HUMAN_SET) --human-audio $(HUMAN_AUDIO) --jobs 2 \
+		--noise-from $(TRAINING_SET) --combine-with $(TRAINING_SET) $(HUMAN_SET_FLAGS)
+
 # BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
 # `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
 benchmarks: release
-	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET)
+	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET) --human-set $(HUMAN_SET)
 
 # The acoustic model adapted on the training split (scripts/acoustic-model/adapt-model.py), rebuilt from scratch:
 # make adapted-model [ADAPTED_MODEL=models/en-us-flightvoice] [ADAPT_FLAGS="--method mllr+map --band wide"]

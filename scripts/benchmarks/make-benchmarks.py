@@ -43,6 +43,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
     parser.add_argument("--training-set", default=os.path.join(ROOT, ".build", "training-set"))
+    parser.add_argument("--human-set", default=os.path.join(ROOT, ".build", "human-set"),
+                        help="a make-human-set.py folder (held-out human voices); skipped when it has no dev.tsv")
     parser.add_argument("--every", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
     options = parser.parse_args()
@@ -60,13 +62,15 @@ def main():
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
     else:
         notes.append(f"No corpus at {options.corpus}: skipped.")
-    for split, label in [("dev", "held-out espeak-ng voices (dev split)"), ("check", "held-out flite voices (check split)")]:
-        manifest = os.path.join(options.training_set, f"{split}.tsv")
+    for folder, split, label, maker in [(options.training_set, "dev", "held-out espeak-ng voices (dev split)", "make training-set"),
+                                        (options.training_set, "check", "held-out flite voices (check split)", "make training-set"),
+                                        (options.human_set, "dev", "held-out human voices (AN4 dev split)", "make human-set")]:
+        manifest = os.path.join(folder, f"{split}.tsv")
         if not os.path.exists(manifest):
-            notes.append(f"No {manifest} (run `make training-set`): {label} skipped.")
+            notes.append(f"No {manifest} (run `{maker}`): {label} skipped.")
             continue
-        part = subset(manifest, options.every, os.path.join(options.training_set, f"{split}-benchmark.tsv"))
-        features = os.path.join(work, f"{split}.tsv")
+        part = subset(manifest, options.every, os.path.join(folder, f"{split}-benchmark.tsv"))
+        features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
         evaluate(part, seed, features, extra=("--calibrated-decision",))
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
 
