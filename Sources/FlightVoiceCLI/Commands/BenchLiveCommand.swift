@@ -36,6 +36,7 @@ enum BenchLiveCommand: Command {
         let recognizer = try answerer.makeRecognizer()
 
         var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
+        var decodeCPU: [Double] = [], estimatedResponses: [Double] = []
         var speculative = 0, audioSeconds = 0.0, unanswered = 0
         let cpuBefore = ProcessUsage.cpuSeconds()
         for path in inputs {
@@ -58,10 +59,15 @@ enum BenchLiveCommand: Command {
             reasons[utterance.reason, default: 0] += 1
             if utterance.speculative { speculative += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
+            decodeCPU.append(utterance.decodeCPUSeconds)
             if let lastWordEnd {
-                let response = answeredAt - (Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd)
+                let wordEnd = Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd
+                let response = answeredAt - wordEnd
                 responses.append(response)
-                line += "  response \(milliseconds(response))"
+                let estimated = estimatedAnswerTime(utterance) - wordEnd
+                estimatedResponses.append(estimated)
+                line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
+                line += " for \(milliseconds(utterance.decodeCPUSeconds)) CPU)"
             }
             if arguments.has("each") { context.console.print(line + (utterance.speculative ? "  (background decode)" : "")) }
         }
@@ -70,11 +76,22 @@ enum BenchLiveCommand: Command {
         console.print("clips: \(inputs.count) played, \(decisions.count) answered, \(unanswered) without an utterance")
         console.print("decision latency (end declared → answer): \(summary(decisions))")
         console.print("response time (end of last word → answer): \(summary(responses))")
+        console.print("decode CPU on the critical path (today's grammar, decision, rival): \(summary(decodeCPU))")
+        console.print("response time on idle cores, estimated from stream times and decode CPU: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                       + "; answered from the background decode: \(speculative) of \(decisions.count)")
         console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
                              audioSeconds > 0 ? cpu / audioSeconds : 0, cpu, audioSeconds, ProcessUsage.peakResidentMegabytes()))
         return .success
+    }
+
+    /// When the answer would be ready on idle cores, in stream seconds: the end as the endpointer's rules put it, or the
+    /// decode's start plus its CPU time if that is later. Machine load delays only the second (and, for an end on the
+    /// decode's reading, the frame the end was declared at, which is therefore taken from the rule's silence).
+    private static func estimatedAnswerTime(_ utterance: LiveUtterance) -> Double {
+        let end = utterance.reason == .decodedFlight
+            ? utterance.speechEnd + EndpointerConfiguration().decodedFlightSilenceSeconds : utterance.endpoint
+        return max(end, utterance.decodeStartedAt + utterance.decodeCPUSeconds)
     }
 
     /// Feeds `feed` chunk by chunk at the moment a microphone would deliver each; returns the first utterance and the
