@@ -59,7 +59,7 @@ enum BenchLiveCommand: Command {
             reasons[utterance.reason, default: 0] += 1
             if utterance.speculative { speculative += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
-            decodeCPU.append(utterance.decodeCPUSeconds)
+            decodeCPU.append(utterance.decodeIdleCoresSeconds)
             if let lastWordEnd {
                 let wordEnd = Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd
                 let response = answeredAt - wordEnd
@@ -67,7 +67,7 @@ enum BenchLiveCommand: Command {
                 let estimated = estimatedAnswerTime(utterance) - wordEnd
                 estimatedResponses.append(estimated)
                 line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
-                line += " for \(milliseconds(utterance.decodeCPUSeconds)) CPU)"
+                line += " for \(milliseconds(utterance.decodeIdleCoresSeconds)))"
             }
             if arguments.has("each") { context.console.print(line + (utterance.speculative ? "  (background decode)" : "")) }
         }
@@ -76,8 +76,8 @@ enum BenchLiveCommand: Command {
         console.print("clips: \(inputs.count) played, \(decisions.count) answered, \(unanswered) without an utterance")
         console.print("decision latency (end declared → answer): \(summary(decisions))")
         console.print("response time (end of last word → answer): \(summary(responses))")
-        console.print("decode CPU on the critical path (today's grammar, decision, rival): \(summary(decodeCPU))")
-        console.print("response time on idle cores, estimated from stream times and decode CPU: \(summary(estimatedResponses))")
+        console.print("decode time on two idle cores, from its threads' CPU time: \(summary(decodeCPU))")
+        console.print("response time on idle cores, estimated from stream times and that decode time: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                       + "; answered from the background decode: \(speculative) of \(decisions.count)")
         console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
@@ -91,7 +91,7 @@ enum BenchLiveCommand: Command {
     private static func estimatedAnswerTime(_ utterance: LiveUtterance) -> Double {
         let end = utterance.reason == .decodedFlight
             ? utterance.speechEnd + EndpointerConfiguration().decodedFlightSilenceSeconds : utterance.endpoint
-        return max(end, utterance.decodeStartedAt + utterance.decodeCPUSeconds)
+        return max(end, utterance.decodeStartedAt + utterance.decodeIdleCoresSeconds)
     }
 
     /// Feeds `feed` chunk by chunk at the moment a microphone would deliver each; returns the first utterance and the

@@ -33,9 +33,9 @@ public struct LiveUtterance: Sendable {
     /// Where the decode that gave the result started, in seconds since listening began (stream time: the audio
     /// received by then).
     public let decodeStartedAt: Double
-    /// CPU seconds of the thread that ran that decode: today's grammar, the decision and the rival, the critical path
-    /// (the phone loop and the open grammar run alongside on another thread). What the decode costs on an idle core.
-    public let decodeCPUSeconds: Double
+    /// Seconds that decode takes on two idle cores, from its threads' CPU time: the longer of today's grammar with the
+    /// decision (and the rival when decoded after it) and the comparison passes (and the predicted rival when used).
+    public let decodeIdleCoresSeconds: Double
 }
 
 /// How the live recognizer listens.
@@ -51,6 +51,9 @@ public struct LiveConfiguration: Sendable {
     public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
+    /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
+    /// the rival is off the critical path when the prediction holds; the result is the same either way.
+    public var predictsRival = true
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
@@ -185,7 +188,7 @@ public final class LiveRecognizer {
         if configuration.speculates, speculation?.endSample != candidate.endSample, speculation?.isRunning != true {
             // The background decode of an earlier candidate was still running when this one came: start this one's now.
             speculation = SnapshotDecode(recognizer: recognizer, samples: candidate.samples, endSample: candidate.endSample,
-                                         startedAt: seconds(received))
+                                         startedAt: seconds(received), predictsRival: configuration.predictsRival)
         }
         let decoded: CandidateDecode
         if let speculation, speculation.endSample == candidate.endSample {
@@ -205,10 +208,10 @@ public final class LiveRecognizer {
 
     /// Decodes `samples` on this thread, timed.
     private func decodeNow(_ samples: [Int16], endSample: Int) throws -> CandidateDecode {
-        let started = seconds(received), cpuBefore = ThreadCPUClock.seconds()
-        let result = try recognizer.decodeSnapshot(samples)
+        let started = seconds(received)
+        let (result, cost) = try recognizer.decodeSnapshot(samples, predictsRival: configuration.predictsRival)
         return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
-                               cpuSeconds: ThreadCPUClock.seconds() - cpuBefore)
+                               idleCoresSeconds: cost.idleCoresSeconds)
     }
 
     private func handle(_ event: EndpointEvent, into events: inout [LiveEvent]) throws {
@@ -226,7 +229,8 @@ public final class LiveRecognizer {
             candidate = (end, snapshot)
             shortSilenceReachedAt = nil
             if configuration.speculates, speculation?.isRunning != true {
-                speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received))
+                speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received),
+                                             predictsRival: configuration.predictsRival)
             }
         case .ended(let frame, let lastSpeechFrame, let reason):
             let clock = ContinuousClock()
@@ -264,7 +268,7 @@ public final class LiveRecognizer {
             events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
                                                endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
                                                speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
-                                               decodeCPUSeconds: decoded.cpuSeconds)))
+                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds)))
             endUtterance()
         case .discarded:
             events.append(.discarded)
@@ -338,15 +342,14 @@ private final class SnapshotDecode: @unchecked Sendable {
     private var outcome: Result<CandidateDecode, any Error>?
 
     /// Starts decoding `samples`, the candidate ending at stream sample `endSample`; `startedAt` is the stream time now.
-    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double) {
+    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictsRival: Bool) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
         let thread = Thread { [self] in
-            let cpuBefore = ThreadCPUClock.seconds()
             let result = Result {
-                let result = try box.recognizer.decodeSnapshot(samples)
+                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictsRival: predictsRival)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
-                                       cpuSeconds: ThreadCPUClock.seconds() - cpuBefore)
+                                       idleCoresSeconds: cost.idleCoresSeconds)
             }
             lock.withLock {
                 outcome = result
@@ -383,19 +386,10 @@ private struct CandidateDecode: Sendable {
     let speculative: Bool
     /// Stream seconds when it started.
     let startedAt: Double
-    /// CPU seconds of the thread that ran it.
-    let cpuSeconds: Double
+    /// What it takes on two idle cores (`DecodeCost.idleCoresSeconds`).
+    let idleCoresSeconds: Double
 }
 
-/// The calling thread's CPU time.
-enum ThreadCPUClock {
-    /// CPU seconds the calling thread has used (user and system).
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-}
 
 /// Carries the recognizer to the helper thread (see `SnapshotDecode`).
 private struct UncheckedRecognizer: @unchecked Sendable {
