@@ -175,7 +175,8 @@ public final class FlightRecognizer {
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
     ///
-    /// Thread rule (the one exception to "one thread"): it uses only the whole-utterance decoders and reads the grammar,
+    /// Thread rule (the one exception to "one thread"): it uses only the whole-utterance decoders (and the rival
+    /// prediction's, which its helper thread holds until done) and reads the grammar,
     /// so it may run on one other thread while the owner calls `process`/`reset` — after `prepareStreaming()`, and
     /// never while `load` runs. `LiveRecognizer` keeps to that.
     ///

@@ -18,7 +18,10 @@ enum BenchLiveCommand: Command {
     Each clip is fed as the kiosk hears it (a second of its own background, the clip, 1.5 s of background) in 64 ms
     chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
     response time from the end of the last word (where the batch decode of the clip puts it) to the final result, so it
-    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory.
+    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
+    for a busy machine, what the answering decode takes on two idle cores (from its threads' CPU time) and the
+    response time that gives (from stream times, which load does not change). `--each` adds one line per clip with
+    its ending, where its decode started after the last word and that decode time.
     A measurement, not a test: run it on an otherwise idle machine.
 
     exit codes: 0 measured · 64 usage · 66 no clips · 69 speech model · 74 database
@@ -36,7 +39,7 @@ enum BenchLiveCommand: Command {
         let recognizer = try answerer.makeRecognizer()
 
         var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
-        var decodeCPU: [Double] = [], estimatedResponses: [Double] = []
+        var decodeTimes: [Double] = [], estimatedResponses: [Double] = []
         var speculative = 0, audioSeconds = 0.0, unanswered = 0
         let cpuBefore = ProcessUsage.cpuSeconds()
         for path in inputs {
@@ -59,7 +62,7 @@ enum BenchLiveCommand: Command {
             reasons[utterance.reason, default: 0] += 1
             if utterance.speculative { speculative += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
-            decodeCPU.append(utterance.decodeIdleCoresSeconds)
+            decodeTimes.append(utterance.decodeIdleCoresSeconds)
             if let lastWordEnd {
                 let wordEnd = Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd
                 let response = answeredAt - wordEnd
@@ -76,7 +79,7 @@ enum BenchLiveCommand: Command {
         console.print("clips: \(inputs.count) played, \(decisions.count) answered, \(unanswered) without an utterance")
         console.print("decision latency (end declared → answer): \(summary(decisions))")
         console.print("response time (end of last word → answer): \(summary(responses))")
-        console.print("decode time on two idle cores, from its threads' CPU time: \(summary(decodeCPU))")
+        console.print("decode time on two idle cores, from its threads' CPU time: \(summary(decodeTimes))")
         console.print("response time on idle cores, estimated from stream times and that decode time: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                       + "; answered from the background decode: \(speculative) of \(decisions.count)")
