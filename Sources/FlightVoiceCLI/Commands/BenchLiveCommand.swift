@@ -8,9 +8,10 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
+        .flag("--sequential-rival", help: "Decode the rival after today's grammar, without predicting it (to compare)."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
@@ -50,7 +51,9 @@ enum BenchLiveCommand: Command {
             }
             let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
-            let live = try LiveRecognizer(recognizer: recognizer)
+            var liveConfiguration = LiveConfiguration()
+            liveConfiguration.predictsRival = !arguments.has("sequential-rival")
+            let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)
             guard let (utterance, answeredAt) = timing else {
