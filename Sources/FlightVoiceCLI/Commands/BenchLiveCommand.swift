@@ -8,10 +8,10 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--predict-rival] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
-        .flag("--sequential-rival", help: "Decode the rival after today's grammar, without predicting it (to compare)."),
+        .flag("--predict-rival", help: "Decode the rival alongside today's grammar for predicted flights (LiveConfiguration.predictsRival), to compare."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
@@ -52,7 +52,7 @@ enum BenchLiveCommand: Command {
             let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
             var liveConfiguration = LiveConfiguration()
-            liveConfiguration.predictsRival = !arguments.has("sequential-rival")
+            liveConfiguration.predictsRival = arguments.has("predict-rival")
             let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)

@@ -52,8 +52,11 @@ public struct LiveConfiguration: Sendable {
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
     /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
-    /// the rival is off the critical path when the prediction holds; the result is the same either way.
-    public var predictsRival = true
+    /// the rival is off the critical path when the prediction holds; the result is the same either way. Off: on this
+    /// 2-core machine at a load average of 2 it made the answering decode slower, not faster (`bench-live` median 0.73 s
+    /// against 0.45 s on the same clips, 0.67 s of CPU per audio second against 0.43): the cores are not idle enough for
+    /// a third and fourth decoder to run beside today's grammar without slowing it.
+    public var predictsRival = false
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
