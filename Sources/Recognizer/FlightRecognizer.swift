@@ -36,6 +36,18 @@ public final class FlightRecognizer {
     /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival; created on
     /// first use.
     private var rivalPass: RivalPass?
+    /// For decodes that predict their rival (`decodeSnapshot(_:predictsRival:)`): today's grammar at the streaming
+    /// beams, whose quick reading predicts the flights the rival excludes, and the rival decoded for them on a helper
+    /// thread; created on first use.
+    private var rivalPredictor: GrammarPass?
+    private var predictedRivalPass: RivalPass?
+    /// The last prediction started; it may still run after its decode returned, and its passes wait for it.
+    private var runningPrediction: RivalPrediction?
+    /// Rivals taken from a prediction so far (for tests).
+    private(set) var predictedRivalsUsed = 0
+    /// Wait for a rival prediction to be made rather than decode the rival without it when it is late (for tests,
+    /// which must not depend on the machine's load).
+    var awaitsRivalPrediction = false
     private let decider: Decider
     private var normalizer: SpokenFlightNormalizer
     private var todaysFlights: Set<FlightNumber>
@@ -72,6 +84,8 @@ public final class FlightRecognizer {
     /// Switches to a new day's flights (a fresh search; the old one is dropped). Discards an utterance in progress.
     public func load(_ vocabulary: FlightVocabulary) throws {
         reset()
+        runningPrediction?.wait()
+        runningPrediction = nil
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
@@ -82,6 +96,7 @@ public final class FlightRecognizer {
     private func installGrammar() throws {
         try todaysGrammar.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         try livePass?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        try rivalPredictor?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         let open = OpenFlightGrammar(airlines: vocabulary.airlines)
         try openGrammar.utterance.install(open.jsgf, words: open.words, pronunciations: &addedPronunciations)
     }
@@ -160,11 +175,19 @@ public final class FlightRecognizer {
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
     ///
-    /// Thread rule (the one exception to "one thread"): it uses only the whole-utterance decoders and reads the grammar,
+    /// Thread rule (the one exception to "one thread"): it uses only the whole-utterance decoders (and the rival
+    /// prediction's, which its helper thread holds until done) and reads the grammar,
     /// so it may run on one other thread while the owner calls `process`/`reset` — after `prepareStreaming()`, and
     /// never while `load` runs. `LiveRecognizer` keeps to that.
-    func decodeSnapshot(_ samples: [Int16]) throws -> RecognitionResult {
-        try decodeWhole(samples)
+    ///
+    /// With `predictsRival`, the rival is decoded on a helper thread alongside, for the flights a quick reading predicts
+    /// (see `RivalPrediction`): the same result sooner when the rival is needed, for more CPU.
+    func decodeSnapshot(_ samples: [Int16], predictsRival: Bool = false) throws -> (result: RecognitionResult, cost: DecodeCost) {
+        let cpuBefore = ThreadCPUClock.seconds()
+        var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
+        let result = try decodeWhole(samples, predictsRival: predictsRival, cost: &cost)
+        cost.mainCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
+        return (result, cost)
     }
 
     /// True when `hypothesis` names one of the flights in today's grammar from airline through number.
@@ -178,6 +201,12 @@ public final class FlightRecognizer {
 
     /// Prepares the clip, runs the passes, measures one `DecisionFeatures` value and lets the `Decider` decide.
     private func decodeWhole(_ raw: [Int16]) throws -> RecognitionResult {
+        var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
+        return try decodeWhole(raw, predictsRival: false, cost: &cost)
+    }
+
+    /// `decodeWhole`, optionally predicting the rival, and noting the helper threads' CPU in `cost`.
+    private func decodeWhole(_ raw: [Int16], predictsRival: Bool, cost: inout DecodeCost) throws -> RecognitionResult {
         let clock = ContinuousClock()
         let started = clock.now
         let utterance = PreparedUtterance(raw, configuration: configuration)
@@ -189,6 +218,7 @@ public final class FlightRecognizer {
         let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, samples: utterance.samples)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
+        let prediction = predictsRival ? try startRivalPrediction(utterance.samples, after: comparisons) : nil
         let reading = try todaysGrammar.decode(utterance.samples)
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
@@ -196,14 +226,46 @@ public final class FlightRecognizer {
         }
         var features = DecisionFeatures(reading: reading, comparisons: try comparisons.results(), utterance: utterance, grammar: grammar,
                                         normalizer: normalizer, todaysFlights: todaysFlights, thresholds: configuration.thresholds)
+        cost.comparisonsCPUSeconds = comparisons.cpuSeconds
         // The rival is decoded only where it can change the decision (or when measuring it everywhere).
         if !features.grammarFlights.isEmpty && (decider.wantsRival(features) || configuration.alwaysReadsRival) {
-            features.rival = features.rivalReading(try rivalPath(of: utterance.samples, excluding: features.grammarFlights))
+            let path: RivalPath
+            if let prediction, let predicted = prediction.path(excluding: features.grammarFlights, waitingForThePrediction: awaitsRivalPrediction) {
+                path = predicted
+                predictedRivalsUsed += 1
+                cost.predictionCPUSeconds = prediction.cpuSeconds
+            } else {
+                path = try rivalPath(of: utterance.samples, excluding: features.grammarFlights)
+            }
+            features.rival = features.rivalReading(path)
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,
                                  readAlternative: { normalizer.normalize($0).candidates },
                                  audioDuration: utterance.duration, decodeSeconds: (clock.now - started).seconds)
+    }
+
+    /// Waits for a rival prediction still running (for tests that need the next decode to predict).
+    func waitForRivalPrediction() { runningPrediction?.wait() }
+
+    /// Starts predicting the rival of `samples` (see `RivalPrediction`); nil while the last prediction still runs.
+    private func startRivalPrediction(_ samples: [Int16], after comparisons: ComparisonPasses) throws -> RivalPrediction? {
+        if runningPrediction?.isRunning == true { return nil }
+        let predictor: GrammarPass
+        if let rivalPredictor {
+            predictor = rivalPredictor
+        } else {
+            predictor = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.streamingArguments, verbose: configuration.verbose),
+                                    searchPrefix: "predictor")
+            try predictor.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+            rivalPredictor = predictor
+        }
+        let rival = try predictedRivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
+        predictedRivalPass = rival
+        let prediction = RivalPrediction(predictor: predictor, rival: rival, grammar: grammar, vocabulary: vocabulary,
+                                         pronunciations: addedPronunciations, samples: samples, after: comparisons)
+        runningPrediction = prediction
+        return prediction
     }
 
     /// Decodes `samples` again with today's grammar less `flights`: the best path among today's other flights.

@@ -65,6 +65,67 @@ struct EndpointerTests {
         #expect(Self.run(example.levels, completeAt: example.completeAt).map(Self.describe) == example.expected)
     }
 
+    /// Runs `levels` through a fresh endpointer, telling it after frame `decodedAt` that the candidate's decode named a
+    /// whole flight (`namesFlight`); returns each event with the frame it came at.
+    static func runDecoded(_ levels: [Double], decodedAt: Int, namesFlight: Bool) -> [(frame: Int, event: String)] {
+        var endpointer = Endpointer()
+        var events: [(Int, String)] = []
+        for (index, level) in levels.enumerated() {
+            if index == decodedAt { endpointer.candidateDecoded(namesFlight: namesFlight) }
+            if let event = endpointer.advance(level: level) { events.append((index, describe(event))) }
+        }
+        if let event = endpointer.endOfAudio() { events.append((levels.count, describe(event))) }
+        return events
+    }
+
+    struct DecodedCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let levels: [Double]
+        /// The frame before which the candidate's decode is reported.
+        let decodedAt: Int
+        let namesFlight: Bool
+        /// Events and the frame each came at.
+        let expected: [String]
+        var testDescription: String { name }
+    }
+
+    // Voice in frames 100..<220, speech to frame 222 (the 30 ms level smoothing carries it two frames on); the
+    // candidate comes at frame 233 (0.12 s of quiet), the short silence at 251, the long one at 311.
+    static let query = frames(room, 1) + frames(voice, 1.2) + frames(room, 2)
+    static let decodedCases: [DecodedCase] = [
+        DecodedCase(name: "a decode naming a whole flight ends the query after the short silence", levels: query, decodedAt: 240,
+                    namesFlight: true, expected: ["start@107", "candidate@233", "end:decoded_flight@251"]),
+        DecodedCase(name: "a decode known after the short silence ends the query at once", levels: query, decodedAt: 275,
+                    namesFlight: true, expected: ["start@107", "candidate@233", "end:decoded_flight@275"]),
+        DecodedCase(name: "a decode naming no whole flight keeps the long wait", levels: query, decodedAt: 240,
+                    namesFlight: false, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
+        DecodedCase(name: "a decode reported before any candidate is ignored", levels: query, decodedAt: 200,
+                    namesFlight: true, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
+        DecodedCase(name: "speech that resumes after a candidate forgets its decode",
+                    levels: frames(room, 1) + frames(voice, 0.6) + frames(room, 0.2) + frames(voice, 0.6) + frames(room, 2),
+                    decodedAt: 175, namesFlight: true,
+                    expected: ["start@107", "candidate@173", "candidate@253", "end:trailing_silence@331"]),
+    ]
+
+    @Test(arguments: decodedCases) func endsOnTheCandidatesDecode(_ example: DecodedCase) {
+        #expect(Self.runDecoded(example.levels, decodedAt: example.decodedAt, namesFlight: example.namesFlight)
+            .map { "\($0.event)@\($0.frame)" } == example.expected)
+    }
+
+    @Test func itAwaitsTheCandidatesDecodeOnlyWhereTheShortSilenceIsReachedWithoutIt() {
+        var endpointer = Endpointer()
+        let configuration = endpointer.configuration
+        var awaiting: [Int] = []
+        for (index, level) in Self.query.enumerated() {
+            if index == 260 { endpointer.candidateDecoded(namesFlight: false) }
+            if endpointer.awaitsCandidateDecode { awaiting.append(index) }
+            _ = endpointer.advance(level: level)
+        }
+        let lastSpeech = 222
+        let first = lastSpeech + configuration.frames(configuration.decodedFlightSilenceSeconds) - 1
+        #expect(awaiting == Array(first..<260), "from the frame that would end on the decode until it is reported")
+    }
+
     @Test func theEarlyEndComesWithinTheShortSilenceAndTheLateOneAfterTheLong() {
         let levels = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1.2) + Self.frames(Self.room, 2)
         let configuration = EndpointerConfiguration()

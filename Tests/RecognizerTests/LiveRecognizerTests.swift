@@ -34,7 +34,7 @@ import Testing
         #expect(events.contains { if case .partial = $0 { true } else { false } })
         guard case .speechStarted(let start) = events.first else { Issue.record("speech start first: \(events)"); return }
         #expect(start > 0.9 && start < 1.4, "speech starts where the clip does (its own lead-in is quiet): \(start)")
-        #expect(utterance.reason == .completeFlight, "a whole flight ends the query early")
+        #expect(utterance.reason == .completeFlight || utterance.reason == .decodedFlight, "a whole flight ends the query early: \(utterance.reason)")
         #expect(utterance.endpoint - utterance.speechEnd <= EndpointerConfiguration().completeSilenceSeconds + 0.07)
     }
 
@@ -52,6 +52,26 @@ import Testing
         #expect(speculative.speculative && !direct.speculative)
         #expect(speculative.result.transcript == direct.result.transcript)
         #expect(speculative.result.decision == direct.result.decision)
+        #expect(speculative.reason == direct.reason && speculative.endpoint == direct.endpoint,
+                "the end does not depend on when the decode finished: \(speculative.reason) at \(speculative.endpoint), \(direct.reason) at \(direct.endpoint)")
+    }
+
+    /// The batch answer for the audio the live path decoded: the live answer is that, whatever ended the query.
+    @Test func theLiveAnswerIsTheBatchAnswerOfTheAudioItDecoded() throws {
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let batch = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let live = try LiveRecognizer(recognizer: recognizer)
+        for clip in ["lx40.wav", "ba287.wav", "lh400.wav"] {
+            let samples = try Self.inRoom(TestFlights.samples(clip))
+            var decoded: [Int16]?
+            live.decodedAudio = { decoded = $0 }
+            let finals = try Self.events(samples, live).compactMap { event -> LiveUtterance? in if case .final(let utterance) = event { utterance } else { nil } }
+            let utterance = try #require(finals.first, "\(clip) was answered")
+            let audio = try #require(decoded)
+            let expected = try batch.recognize(samples: audio)
+            #expect(utterance.result.transcript == expected.transcript, "\(clip)")
+            #expect(utterance.result.decision == expected.decision, "\(clip)")
+        }
     }
 
     @Test func aNoiseBurstAloneGivesNoResult() throws {
@@ -69,6 +89,38 @@ import Testing
         #expect(try Self.events(yes, live).contains { if case .reply(.yes) = $0 { true } else { false } })
         live.expectsReply = false
         #expect(!(try Self.events(yes, live)).contains { if case .reply = $0 { true } else { false } })
+    }
+}
+
+/// When the live path ends a query early on the decode of the audio so far: only for a confident flight that is not
+/// the fragment the open grammar heard of it (a traveller pausing mid-number).
+struct WholeFlightRuleTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let decision: RecognitionDecision
+        let open: String?
+        let endsEarly: Bool
+        var testDescription: String { "\(decision) / open \(open ?? "none") → \(endsEarly ? "early" : "wait")" }
+    }
+
+    static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
+
+    static let cases: [Case] = [
+        Case(decision: .accepted(flight("LX40")), open: "LX40", endsEarly: true),
+        Case(decision: .accepted(flight("LX40")), open: "LX4", endsEarly: false),
+        Case(decision: .accepted(flight("LX412")), open: "LX41", endsEarly: false),
+        Case(decision: .accepted(flight("LX412")), open: "LX4", endsEarly: false),
+        Case(decision: .accepted(flight("OU469")), open: "OU461", endsEarly: true),
+        Case(decision: .accepted(flight("LX40")), open: "LX400", endsEarly: true),
+        Case(decision: .accepted(flight("AC6317")), open: "AZ6317", endsEarly: true),
+        Case(decision: .accepted(flight("AC6317")), open: "AZ63", endsEarly: true),
+        Case(decision: .accepted(flight("LX40")), open: nil, endsEarly: false),
+        Case(decision: .confirm([flight("LX40")]), open: "LX40", endsEarly: false),
+        Case(decision: .rejected(.lowConfidence(score: -90)), open: "LX40", endsEarly: false),
+        Case(decision: .noSpeech, open: nil, endsEarly: false),
+    ]
+
+    @Test(arguments: cases) func endsEarlyOnlyOnAWholeConfidentFlight(_ example: Case) {
+        #expect(LiveRecognizer.namesWholeFlight(decision: example.decision, openGrammarFlight: example.open.map(Self.flight)) == example.endsEarly)
     }
 }
 

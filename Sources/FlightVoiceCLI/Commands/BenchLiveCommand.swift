@@ -8,9 +8,10 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--predict-rival] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
+        .flag("--predict-rival", help: "Decode the rival alongside today's grammar for predicted flights (LiveConfiguration.predictsRival), to compare."),
         RecognizerOptions.model, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
@@ -18,7 +19,10 @@ enum BenchLiveCommand: Command {
     Each clip is fed as the kiosk hears it (a second of its own background, the clip, 1.5 s of background) in 64 ms
     chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
     response time from the end of the last word (where the batch decode of the clip puts it) to the final result, so it
-    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory.
+    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
+    for a busy machine, what the answering decode takes on two idle cores (from its threads' CPU time) and the
+    response time that gives (from stream times, which load does not change). `--each` adds one line per clip with
+    its ending, where its decode started after the last word and that decode time.
     A measurement, not a test: run it on an otherwise idle machine.
 
     exit codes: 0 measured · 64 usage · 66 no clips · 69 speech model · 74 database
@@ -36,6 +40,7 @@ enum BenchLiveCommand: Command {
         let recognizer = try answerer.makeRecognizer()
 
         var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
+        var decodeTimes: [Double] = [], estimatedResponses: [Double] = []
         var speculative = 0, audioSeconds = 0.0, unanswered = 0
         let cpuBefore = ProcessUsage.cpuSeconds()
         for path in inputs {
@@ -46,7 +51,9 @@ enum BenchLiveCommand: Command {
             }
             let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
-            let live = try LiveRecognizer(recognizer: recognizer)
+            var liveConfiguration = LiveConfiguration()
+            liveConfiguration.predictsRival = arguments.has("predict-rival")
+            let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)
             guard let (utterance, answeredAt) = timing else {
@@ -58,10 +65,15 @@ enum BenchLiveCommand: Command {
             reasons[utterance.reason, default: 0] += 1
             if utterance.speculative { speculative += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
+            decodeTimes.append(utterance.decodeIdleCoresSeconds)
             if let lastWordEnd {
-                let response = answeredAt - (Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd)
+                let wordEnd = Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd
+                let response = answeredAt - wordEnd
                 responses.append(response)
-                line += "  response \(milliseconds(response))"
+                let estimated = estimatedAnswerTime(utterance) - wordEnd
+                estimatedResponses.append(estimated)
+                line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
+                line += " for \(milliseconds(utterance.decodeIdleCoresSeconds)))"
             }
             if arguments.has("each") { context.console.print(line + (utterance.speculative ? "  (background decode)" : "")) }
         }
@@ -70,11 +82,22 @@ enum BenchLiveCommand: Command {
         console.print("clips: \(inputs.count) played, \(decisions.count) answered, \(unanswered) without an utterance")
         console.print("decision latency (end declared → answer): \(summary(decisions))")
         console.print("response time (end of last word → answer): \(summary(responses))")
+        console.print("decode time on two idle cores, from its threads' CPU time: \(summary(decodeTimes))")
+        console.print("response time on idle cores, estimated from stream times and that decode time: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                       + "; answered from the background decode: \(speculative) of \(decisions.count)")
         console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
                              audioSeconds > 0 ? cpu / audioSeconds : 0, cpu, audioSeconds, ProcessUsage.peakResidentMegabytes()))
         return .success
+    }
+
+    /// When the answer would be ready on idle cores, in stream seconds: the end as the endpointer's rules put it, or the
+    /// decode's start plus its CPU time if that is later. Machine load delays only the second (and, for an end on the
+    /// decode's reading, the frame the end was declared at, which is therefore taken from the rule's silence).
+    private static func estimatedAnswerTime(_ utterance: LiveUtterance) -> Double {
+        let end = utterance.reason == .decodedFlight
+            ? utterance.speechEnd + EndpointerConfiguration().decodedFlightSilenceSeconds : utterance.endpoint
+        return max(end, utterance.decodeStartedAt + utterance.decodeIdleCoresSeconds)
     }
 
     /// Feeds `feed` chunk by chunk at the moment a microphone would deliver each; returns the first utterance and the

@@ -32,6 +32,11 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     public var completeSilenceSeconds = 0.3
     /// See `completeSilenceSeconds`.
     public var stableHypothesisSeconds = 0.25
+    /// Trailing quiet that ends an utterance whose whole-utterance decode (the final answer's, of the audio up to the
+    /// candidate end) named a flight of today's list confidently and as the open grammar read it: the final reading,
+    /// not the streaming pass's guess, says the flight is whole, so the short wait suffices. Still the short wait, not
+    /// the candidate's: a pause between words ("L X … forty") is often longer than the candidate's quiet.
+    public var decodedFlightSilenceSeconds = 0.3
     /// Trailing quiet that ends any other utterance: long, because a traveller pauses mid-number ("L X four… forty")
     /// and decoding the query cut at a pause answers the wrong flight.
     public var incompleteSilenceSeconds = 0.9
@@ -47,6 +52,8 @@ public struct EndpointerConfiguration: Sendable, Hashable {
 public enum EndpointReason: String, Sendable, Hashable {
     /// The hypothesis named a complete flight and had been stable: ended after the short silence.
     case completeFlight = "complete_flight"
+    /// The decode of the audio up to the candidate end named a whole flight confidently: ended after the short silence.
+    case decodedFlight = "decoded_flight"
     /// Ended after the long trailing silence.
     case trailingSilence = "trailing_silence"
     /// Reached the maximum utterance length.
@@ -71,7 +78,8 @@ public enum EndpointEvent: Sendable, Hashable {
 /// Decides where a spoken query starts and ends from the level of each 10 ms frame and from whether the live
 /// hypothesis names a complete flight. Pure and deterministic: feed it frame by frame (tests use tables of levels).
 ///
-/// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight, late
+/// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight or
+/// (`decodedFlightSilenceSeconds`) when the decode of the candidate named a whole flight, late
 /// (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`.
 public struct Endpointer: Sendable {
     public let configuration: EndpointerConfiguration
@@ -88,6 +96,8 @@ public struct Endpointer: Sendable {
     private var recentSpeech: [Bool] = []
     private var hypothesisComplete = false
     private var hypothesisChangedAt = 0
+    /// What the decode of the current candidate said: nil until it is reported (or when there is no candidate).
+    private var candidateNamesFlight: Bool?
 
     public init(configuration: EndpointerConfiguration = EndpointerConfiguration()) {
         self.configuration = configuration
@@ -115,6 +125,21 @@ public struct Endpointer: Sendable {
         hypothesisChangedAt = frame
     }
 
+    /// Tells the endpointer the decode of the latest candidate (`candidateEnd`) finished and whether it named a whole
+    /// flight of today's list confidently. Ignored when speech has resumed since that candidate.
+    public mutating func candidateDecoded(namesFlight: Bool) {
+        guard isAfterCandidateEnd else { return }
+        candidateNamesFlight = namesFlight
+    }
+
+    /// True when the next frame could end the utterance on the candidate's decode, if only it were reported: the
+    /// quiet has reached `decodedFlightSilenceSeconds` after a candidate whose decode has not been reported yet.
+    /// A caller with that decode under way can wait for it here, and the end then comes the moment it is known.
+    public var awaitsCandidateDecode: Bool {
+        guard case .speaking(_, _, let lastSpeech, true) = state, candidateNamesFlight == nil else { return false }
+        return frame + 1 - lastSpeech >= configuration.frames(configuration.decodedFlightSilenceSeconds)
+    }
+
     /// Takes the next frame's level (dBFS) and returns what that decided, if anything.
     public mutating func advance(level: Double) -> EndpointEvent? {
         defer { frame += 1 }
@@ -133,6 +158,7 @@ public struct Endpointer: Sendable {
                 speechFrames += 1
                 lastSpeech = frame + 1
                 candidateSent = false
+                candidateNamesFlight = nil
             }
             let end = frame + 1
             let silence = end - lastSpeech
@@ -143,11 +169,14 @@ public struct Endpointer: Sendable {
             } else if hypothesisComplete, silence >= configuration.frames(configuration.completeSilenceSeconds),
                       end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .completeFlight)
+            } else if candidateSent, candidateNamesFlight == true, silence >= configuration.frames(configuration.decodedFlightSilenceSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .decodedFlight)
             } else if silence >= configuration.frames(configuration.incompleteSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .trailingSilence)
             } else if !candidateSent, silence >= configuration.frames(configuration.candidateSilenceSeconds),
                       speechFrames >= configuration.frames(configuration.minimumSpeechSeconds) {
                 candidateSent = true
+                candidateNamesFlight = nil
                 event = .candidateEnd(frame: end, lastSpeechFrame: lastSpeech)
             }
             if case .speaking = state { state = .speaking(start: start, speechFrames: speechFrames, lastSpeech: lastSpeech, candidateSent: candidateSent) }
@@ -166,6 +195,7 @@ public struct Endpointer: Sendable {
         state = .waiting
         recentSpeech = []
         hypothesisComplete = false
+        candidateNamesFlight = nil
     }
 
     private mutating func finished(_ end: Int, _ lastSpeech: Int, _ speechFrames: Int, _ reason: EndpointReason) -> EndpointEvent {

@@ -24,10 +24,18 @@ public struct LiveUtterance: Sendable {
     public let speechEnd: Double
     /// Where the endpointer declared the end, in seconds since listening began.
     public let endpoint: Double
-    /// Wall-clock seconds from the end being declared to the result being ready: the decision latency.
+    /// Wall-clock seconds from the end being declared to the result being ready: the decision latency. For an end on
+    /// the short silence (`completeFlight`, `decodedFlight`) it counts from the frame at which that silence was
+    /// reached, including any wait there for the candidate's decode.
     public let decisionSeconds: Double
     /// True when the result came from the decode started in the background at the candidate end.
     public let speculative: Bool
+    /// Where the decode that gave the result started, in seconds since listening began (stream time: the audio
+    /// received by then).
+    public let decodeStartedAt: Double
+    /// Seconds that decode takes on two idle cores, from its threads' CPU time: the longer of today's grammar with the
+    /// decision (and the rival when decoded after it) and the comparison passes (and the predicted rival when used).
+    public let decodeIdleCoresSeconds: Double
 }
 
 /// How the live recognizer listens.
@@ -43,6 +51,12 @@ public struct LiveConfiguration: Sendable {
     public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
+    /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
+    /// the rival is off the critical path when the prediction holds; the result is the same either way. Off: on this
+    /// 2-core machine at a load average of 2 it made the answering decode slower, not faster (`bench-live` median 0.73 s
+    /// against 0.45 s on the same clips, 0.67 s of CPU per audio second against 0.43): the cores are not idle enough for
+    /// a third and fourth decoder to run beside today's grammar without slowing it.
+    public var predictsRival = false
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
@@ -82,7 +96,16 @@ public final class LiveRecognizer {
     private var speechStart = 0
     private var candidate: (endSample: Int, samples: [Int16])?
     private var speculation: SnapshotDecode?
+    /// The decode of `candidate` once it is known (told to the endpointer), and whether it ran in the background.
+    private var candidateDecode: CandidateDecode?
+    /// When the quiet after the current candidate reached the short silence and the recognizer began waiting for its
+    /// decode: where the decision latency of an early end counts from.
+    private var shortSilenceReachedAt: ContinuousClock.Instant?
     private var replies: ReplyRecognizer?
+
+    /// Called with the audio of each query as it was decoded for its final answer (for tests: that answer is the batch
+    /// answer of this audio).
+    var decodedAudio: (([Int16]) -> Void)?
 
     /// When true, a short utterance is first tried as a reply ("yes", "no", "repeat"): set it while a question or an
     /// answer is on screen. The reply decoder is loaded on first use.
@@ -115,6 +138,8 @@ public final class LiveRecognizer {
         recognizer.reset()
         inUtterance = false
         candidate = nil
+        candidateDecode = nil
+        shortSilenceReachedAt = nil
         trimToPreRoll()
     }
 
@@ -129,6 +154,7 @@ public final class LiveRecognizer {
             let frameEnd = received - unframed + samplesPerFrame
             unframed -= samplesPerFrame
             let frame = audio[(frameEnd - samplesPerFrame - audioStart)..<(frameEnd - audioStart)]
+            try reportCandidateDecode()
             if let event = endpointer.advance(level: Endpointer.level(of: frame)) {
                 try handle(event, into: &events)
             }
@@ -144,6 +170,53 @@ public final class LiveRecognizer {
         return events
     }
 
+    /// True when a decode that decided `decision` names a whole flight of today's list confidently enough to end the
+    /// query after the short silence: accepted, and the open grammar, which may read any flight number, read a flight
+    /// that is not the accepted one cut short. Cut off mid-number ("L X four…"), the utterance is forced onto some
+    /// flight of today's by today's grammar (LX 40, LX 412), while the open grammar reads the fragment (LX 4): the
+    /// same airline and the first digits only. Then, and when the open grammar read no flight at all, the endpointer
+    /// keeps waiting for the rest.
+    static func namesWholeFlight(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> Bool {
+        guard let accepted = decision.acceptedFlight, let open = openGrammarFlight else { return false }
+        let cutShort = open.airline == accepted.airline && open.number != accepted.number
+            && String(accepted.number).hasPrefix(String(open.number))
+        return !cutShort
+    }
+
+    /// Tells the endpointer what the decode of the current candidate said, once it is known: at once when the background
+    /// decode has finished; when the endpointer could end on it with the next frame, after waiting for that decode
+    /// (or decoding now, without one), so the end comes the moment the answer is known.
+    private func reportCandidateDecode() throws {
+        guard let candidate, candidateDecode?.endSample != candidate.endSample, endpointer.isAfterCandidateEnd else { return }
+        if configuration.speculates, speculation?.endSample != candidate.endSample, speculation?.isRunning != true {
+            // The background decode of an earlier candidate was still running when this one came: start this one's now.
+            speculation = SnapshotDecode(recognizer: recognizer, samples: candidate.samples, endSample: candidate.endSample,
+                                         startedAt: seconds(received), predictsRival: configuration.predictsRival)
+        }
+        let decoded: CandidateDecode
+        if let speculation, speculation.endSample == candidate.endSample {
+            guard !speculation.isRunning || endpointer.awaitsCandidateDecode else { return }
+            if endpointer.awaitsCandidateDecode { shortSilenceReachedAt = ContinuousClock.now }
+            decoded = try speculation.decoded()
+        } else {
+            guard endpointer.awaitsCandidateDecode else { return }
+            shortSilenceReachedAt = ContinuousClock.now
+            speculation?.wait()
+            decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
+        }
+        candidateDecode = decoded
+        endpointer.candidateDecoded(namesFlight: Self.namesWholeFlight(decision: decoded.result.decision,
+                                                                       openGrammarFlight: decoded.result.openReading?.flight))
+    }
+
+    /// Decodes `samples` on this thread, timed.
+    private func decodeNow(_ samples: [Int16], endSample: Int) throws -> CandidateDecode {
+        let started = seconds(received)
+        let (result, cost) = try recognizer.decodeSnapshot(samples, predictsRival: configuration.predictsRival)
+        return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
+                               idleCoresSeconds: cost.idleCoresSeconds)
+    }
+
     private func handle(_ event: EndpointEvent, into events: inout [LiveEvent]) throws {
         switch event {
         case .speechStarted(let frame):
@@ -157,12 +230,14 @@ public final class LiveRecognizer {
             let end = frame * samplesPerFrame
             let snapshot = utteranceAudio(until: end, lastSpeech: lastSpeechFrame * samplesPerFrame)
             candidate = (end, snapshot)
+            shortSilenceReachedAt = nil
             if configuration.speculates, speculation?.isRunning != true {
-                speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end)
+                speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received),
+                                             predictsRival: configuration.predictsRival)
             }
         case .ended(let frame, let lastSpeechFrame, let reason):
             let clock = ContinuousClock()
-            let declared = clock.now
+            let declared = reason == .completeFlight || reason == .decodedFlight ? shortSilenceReachedAt ?? clock.now : clock.now
             let lastSpeech = lastSpeechFrame * samplesPerFrame
             if expectsReply, Double(lastSpeech - speechStart) <= configuration.longestReplySeconds * Double(sampleRate) {
                 let replies = try self.replies ?? ReplyRecognizer(configuration: recognizer.configuration)
@@ -175,23 +250,28 @@ public final class LiveRecognizer {
                     return
                 }
             }
-            var speculative = false
-            let result: RecognitionResult
+            let decoded: CandidateDecode
             if let candidate, candidate.endSample >= lastSpeech {
-                if let speculation, speculation.endSample == candidate.endSample {
-                    result = try speculation.result()
-                    speculative = true
+                if let known = candidateDecode, known.endSample == candidate.endSample {
+                    decoded = known
+                } else if let speculation, speculation.endSample == candidate.endSample {
+                    decoded = try speculation.decoded()
                 } else {
                     speculation?.wait()
-                    result = try recognizer.decodeSnapshot(candidate.samples)
+                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
                 }
             } else {
                 speculation?.wait()
-                result = try recognizer.decodeSnapshot(utteranceAudio(until: frame * samplesPerFrame, lastSpeech: lastSpeech))
+                let end = frame * samplesPerFrame
+                decoded = try decodeNow(utteranceAudio(until: end, lastSpeech: lastSpeech), endSample: end)
             }
             speculation = nil
-            events.append(.final(LiveUtterance(result: result, reason: reason, speechEnd: seconds(lastSpeech), endpoint: seconds(frame * samplesPerFrame),
-                                               decisionSeconds: (clock.now - declared).seconds, speculative: speculative)))
+            candidateDecode = nil
+            decodedAudio?(decoded.samples)
+            events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
+                                               endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
+                                               speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
+                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds)))
             endUtterance()
         case .discarded:
             events.append(.discarded)
@@ -202,6 +282,8 @@ public final class LiveRecognizer {
     private func endUtterance() {
         inUtterance = false
         candidate = nil
+        candidateDecode = nil
+        shortSilenceReachedAt = nil
         recognizer.reset()
         trimToPreRoll()
     }
@@ -260,13 +342,18 @@ private final class SnapshotDecode: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private var waited = false
-    private var outcome: Result<RecognitionResult, any Error>?
+    private var outcome: Result<CandidateDecode, any Error>?
 
-    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int) {
+    /// Starts decoding `samples`, the candidate ending at stream sample `endSample`; `startedAt` is the stream time now.
+    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictsRival: Bool) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
         let thread = Thread { [self] in
-            let result = Result { try box.recognizer.decodeSnapshot(samples) }
+            let result = Result {
+                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictsRival: predictsRival)
+                return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
+                                       idleCoresSeconds: cost.idleCoresSeconds)
+            }
             lock.withLock {
                 outcome = result
                 running = false
@@ -286,11 +373,26 @@ private final class SnapshotDecode: @unchecked Sendable {
         done.wait()
     }
 
-    func result() throws -> RecognitionResult {
+    func decoded() throws -> CandidateDecode {
         wait()
         return try outcome!.get()
     }
 }
+
+/// A finished decode of a candidate utterance, with where it started and what it cost.
+private struct CandidateDecode: Sendable {
+    let endSample: Int
+    /// The audio decoded.
+    let samples: [Int16]
+    let result: RecognitionResult
+    /// True when it ran in the background.
+    let speculative: Bool
+    /// Stream seconds when it started.
+    let startedAt: Double
+    /// What it takes on two idle cores (`DecodeCost.idleCoresSeconds`).
+    let idleCoresSeconds: Double
+}
+
 
 /// Carries the recognizer to the helper thread (see `SnapshotDecode`).
 private struct UncheckedRecognizer: @unchecked Sendable {

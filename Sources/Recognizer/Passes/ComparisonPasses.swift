@@ -22,7 +22,10 @@ final class ComparisonPasses: @unchecked Sendable {
     private var outcome: Result<Output, any Error>?
     private var helper: Thread?
     private let done = DispatchSemaphore(value: 0)
+    private let doneForOthers = DispatchSemaphore(value: 0)
     private var finished = false
+    /// CPU seconds the two passes took (read after `finish`).
+    private(set) var cpuSeconds = 0.0
 
     init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, samples: [Int16]) {
         self.phoneLoop = phoneLoop
@@ -32,10 +35,15 @@ final class ComparisonPasses: @unchecked Sendable {
 
     /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
     func start(concurrently: Bool) {
-        guard concurrently else { run(); return }
+        guard concurrently else {
+            run()
+            doneForOthers.signal()
+            return
+        }
         let thread = Thread { [self] in
             run()
             done.signal()
+            doneForOthers.signal()
         }
         helper = thread
         thread.start()
@@ -48,6 +56,12 @@ final class ComparisonPasses: @unchecked Sendable {
         if helper != nil { done.wait() }
     }
 
+    /// Waits until both passes are done, from any thread (the owner's `finish` stays the owner's).
+    func waitUntilDone() {
+        doneForOthers.wait()
+        doneForOthers.signal()
+    }
+
     /// What both passes found; waits for them.
     func results() throws -> Output {
         finish()
@@ -55,6 +69,8 @@ final class ComparisonPasses: @unchecked Sendable {
     }
 
     private func run() {
+        let cpuBefore = ThreadCPUClock.seconds()
+        defer { cpuSeconds = ThreadCPUClock.seconds() - cpuBefore }
         outcome = Result {
             let phones = try phoneLoop.decode(samples)
             let open = try openGrammar.decode(samples)
