@@ -102,6 +102,20 @@ import Testing
         #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
     }
 
+    @Test("--denoise picks a noise suppressor; each still answers the bundled sample, and an unknown one is a usage error")
+    func denoiseOption() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        for suppressor in ["none", "speex", "spectral"] {
+            let run = try binary.run(["recognize", "--denoise", suppressor, Self.samples.appendingPathComponent("lx40.wav").path])
+            #expect(run.exitCode == 0, "\(suppressor): \(run.standardError)")
+            #expect(run.standardOutput.contains("→ LX 40"), "\(suppressor): \(run.standardOutput)")
+        }
+        let unknown = try binary.run(["recognize", "--denoise", "rnnoise", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(unknown.exitCode == 64)
+        #expect(unknown.standardError.contains("none, speex, spectral"))
+    }
+
     @Test("a corrupt model the library would exit on is exit 69 with the library's reason, not a silent stop",
           arguments: [("mdef", "garbage"), ("transition_matrices", "s3\nversion 1.0\n")])
     func corruptModel(file: String, content: String) throws {

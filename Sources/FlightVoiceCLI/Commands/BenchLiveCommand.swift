@@ -11,7 +11,7 @@ enum BenchLiveCommand: Command {
     static let usage = "flightvoice bench-live [--db PATH] [--each] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
-        RecognizerOptions.model, RecognizerOptions.dictionary,
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise,
         CommonOptions.database,
     ]
     static let discussion = """
