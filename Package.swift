@@ -47,7 +47,12 @@ let package = Package(
         // Noise suppression before decoding (AudioPreprocessor): SpeexDSP's preprocessor and our own spectral denoiser on FFTW.
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
-        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW"], plugins: ["EmbedResources"]),
+        // WebRTC's audio processing is C++: a few C functions (WebRTCNoiseSuppression) let Swift own one.
+        .systemLibrary(name: "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
+        // (SwiftPM passes on the pkg-config include path but not its -D flags, so they are repeated here.)
+        .target(name: "WebRTCNoiseSuppression", dependencies: ["CWebRTCAudioProcessing"],
+                cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
+        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression"], plugins: ["EmbedResources"]),
 
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),

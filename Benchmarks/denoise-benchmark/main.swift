@@ -3,7 +3,7 @@
 //   denoise-benchmark [--repeat N] [--denoise NAME[:KEY=VALUE,...]]... CLIP_OR_MANIFEST...
 //
 // Every clip (a WAV or other audio file, or a manifest .tsv whose `path` column lists clips) is decoded to 16 kHz once;
-// then each suppressor (by default none, speex and spectral at their chosen settings) processes all of them N times
+// then each suppressor (by default none, speex, spectral and webrtc at their chosen settings) processes all of them N times
 // (default 3) after one untimed pass. Prints the thread CPU time per second of audio: user + system time of the one
 // thread doing the work (CLOCK_THREAD_CPUTIME_ID), so other load on the machine inflates it little.
 import AudioInput
@@ -35,7 +35,7 @@ while !arguments.isEmpty {
     }
 }
 if inputs.isEmpty { usage("name the clips or manifests to process") }
-if suppressors.isEmpty { suppressors = [.none, .speex, .spectral] }
+if suppressors.isEmpty { suppressors = [.none, .speex, .spectral, .webrtc] }
 
 /// The clip paths a command-line input names: itself, or a manifest's `path` column resolved beside it.
 func clipPaths(_ input: String) throws -> [String] {
@@ -79,6 +79,6 @@ for suppressor in suppressors {
     }
     let perAudioSecond = (threadCPUSeconds() - start) / (audioSeconds * Double(repeats))
     precondition(checksum == clips.reduce(0) { $0 + $1.count } * (repeats + 1), "a suppressor changed a clip's length")
-    print(suppressor.description.padding(toLength: 40, withPad: " ", startingAt: 0)
-          + String(format: "  %.5f            %.0f", perAudioSecond, perAudioSecond > 0 ? 1 / perAudioSecond : .infinity))
+    let speedUp = perAudioSecond > 1e-6 ? String(format: "%.0f", 1 / perAudioSecond) : "(nothing to measure)"
+    print(suppressor.description.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "  %.5f            ", perAudioSecond) + speedUp)
 }

@@ -106,14 +106,14 @@ import Testing
     func denoiseOption() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        for suppressor in ["none", "speex", "spectral"] {
+        for suppressor in ["none", "speex", "spectral", "webrtc"] {
             let run = try binary.run(["recognize", "--denoise", suppressor, Self.samples.appendingPathComponent("lx40.wav").path])
             #expect(run.exitCode == 0, "\(suppressor): \(run.standardError)")
             #expect(run.standardOutput.contains("→ LX 40"), "\(suppressor): \(run.standardOutput)")
         }
         let unknown = try binary.run(["recognize", "--denoise", "rnnoise", Self.samples.appendingPathComponent("lx40.wav").path])
         #expect(unknown.exitCode == 64)
-        #expect(unknown.standardError.contains("none, speex, spectral"))
+        #expect(unknown.standardError.contains("none, speex, spectral, webrtc"))
     }
 
     @Test("a corrupt model the library would exit on is exit 69 with the library's reason, not a silent stop",

@@ -11,6 +11,8 @@ public struct NoiseSuppressor: Sendable, Hashable, CustomStringConvertible {
         case speex
         /// Our Wiener filter on FFTW (`SpectralDenoiser`).
         case spectral
+        /// WebRTC's noise suppressor (`WebRTCDenoiser`).
+        case webrtc
     }
 
     /// Which suppressor.
@@ -24,6 +26,8 @@ public struct NoiseSuppressor: Sendable, Hashable, CustomStringConvertible {
     public static let speex = NoiseSuppressor(kind: .speex)
     /// The spectral Wiener filter at its chosen settings.
     public static let spectral = NoiseSuppressor(kind: .spectral)
+    /// WebRTC's noise suppressor at its chosen settings.
+    public static let webrtc = NoiseSuppressor(kind: .webrtc)
 
     /// A suppressor of `kind` with `overrides`.
     public init(kind: Kind, overrides: [String: Double] = [:]) {
@@ -37,6 +41,7 @@ public struct NoiseSuppressor: Sendable, Hashable, CustomStringConvertible {
         case .none: []
         case .speex: ["suppress", "frame", "prime"]
         case .spectral: ["floor", "smoothing", "quiet", "overestimate", "frame"]
+        case .webrtc: ["level", "prime"]
         }
     }
 
@@ -80,6 +85,10 @@ public struct NoiseSuppressor: Sendable, Hashable, CustomStringConvertible {
             if let value = overrides["overestimate"] { settings.noiseOverestimate = value }
             if let value = overrides["frame"] { settings.frameSamples = Int(value) }
             return try SpectralDenoiser(settings: settings)
+        case .webrtc:
+            let chosen = try WebRTCDenoiser()
+            return try WebRTCDenoiser(level: overrides["level"].map { Int($0) } ?? chosen.level,
+                                      primesNoiseEstimate: overrides["prime"].map { $0 != 0 } ?? chosen.primesNoiseEstimate)
         }
     }
 }
