@@ -6,7 +6,8 @@ DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en
 	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	libpq-dev postgresql \
 	libmicrohttpd-dev libssl-dev python3-venv wrk \
-	libasound2-dev libespeak-ng-dev espeak-ng tmux
+	libasound2-dev libespeak-ng-dev espeak-ng tmux \
+	libspeexdsp-dev libfftw3-dev libwebrtc-audio-processing-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice

@@ -44,7 +44,15 @@ let package = Package(
 
         // PocketSphinx decoding, grammars built from today's flights, confidence and decisions.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
-        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx"], plugins: ["EmbedResources"]),
+        // Noise suppression before decoding (AudioPreprocessor): SpeexDSP's preprocessor and our own spectral denoiser on FFTW.
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+        // WebRTC's audio processing is C++: a few C functions (WebRTCNoiseSuppression) let Swift own one.
+        .systemLibrary(name: "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
+        // (SwiftPM passes on the pkg-config include path but not its -D flags, so they are repeated here.)
+        .target(name: "WebRTCNoiseSuppression", dependencies: ["CWebRTCAudioProcessing"],
+                cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
+        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression"], plugins: ["EmbedResources"]),
 
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),
@@ -61,6 +69,9 @@ let package = Package(
 
         // Jobs per second through the shared PostgreSQL queue with 1, 2 and 3 processes (scripts/benchmark-queue.sh).
         .executableTarget(name: "queue-benchmark", dependencies: ["FlightStorePostgres", "TranscriptionJobs", "TranscriptionJobsPostgres"], path: "Benchmarks/queue-benchmark"),
+
+        // CPU per audio second of each noise suppressor (Benchmarks/denoise-benchmark).
+        .executableTarget(name: "denoise-benchmark", dependencies: ["Recognizer", "AudioInput"], path: "Benchmarks/denoise-benchmark"),
 
         // The HTTP service: a small HTTP layer on libmicrohttpd, the job store protocol with its SQLite backend, and the
         // service itself (native API, Transcribe's JSON protocol, the S3 subset with SigV4 on OpenSSL's libcrypto).

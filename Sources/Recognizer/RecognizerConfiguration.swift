@@ -121,7 +121,8 @@ public struct RecognizerConfiguration: Sendable {
     /// halves each input), by at most 7 dB.
     public var quietRecordingLevel: Double? = -25
 
-    /// Applied to the samples before decoding (denoising, gain); identity by default.
+    /// Applied to the samples before decoding (denoising, gain); identity by default. `NoiseSuppressor` makes the
+    /// denoisers (`--denoise`); none is the default because each cost right answers in noise on our dev split (README).
     public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()
 
     /// Further decoder arguments, name and value ("-remove_noise", "no"), applied last; for experiments.

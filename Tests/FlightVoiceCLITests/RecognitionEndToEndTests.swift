@@ -102,6 +102,23 @@ import Testing
         #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
     }
 
+    @Test("--denoise picks a noise suppressor and each decodes the clip; an unknown one is a usage error")
+    func denoiseOption() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        // Only that each is wired and decodes: what they answer is measured by `eval` (README, "Noise suppression";
+        // SpeexDSP and WebRTC hear this clip as "l x four three").
+        for suppressor in ["none", "speex", "spectral", "webrtc"] {
+            let run = try binary.run(["recognize", "--format", "jsonl", "--denoise", suppressor, Self.samples.appendingPathComponent("lx40.wav").path])
+            #expect(run.exitCode == 0, "\(suppressor): \(run.standardError)")
+            let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
+            #expect((object?["transcript"] as? String)?.hasPrefix("l x") == true, "\(suppressor): \(run.standardOutput)")
+        }
+        let unknown = try binary.run(["recognize", "--denoise", "rnnoise", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(unknown.exitCode == 64)
+        #expect(unknown.standardError.contains("none, speex, spectral, webrtc"))
+    }
+
     @Test("a corrupt model the library would exit on is exit 69 with the library's reason, not a silent stop",
           arguments: [("mdef", "garbage"), ("transition_matrices", "s3\nversion 1.0\n")])
     func corruptModel(file: String, content: String) throws {

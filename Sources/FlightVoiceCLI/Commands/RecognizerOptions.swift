@@ -5,6 +5,7 @@ enum RecognizerOptions {
     static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder (default: Debian's pocketsphinx-en-us).")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
     static let calibratedDecision = OptionSpec.flag("--calibrated-decision", help: "Decide on the calibrated decision model's probability (and its narrower, faster beams) instead of the hand-set thresholds.")
+    static let denoise = OptionSpec.value("--denoise", valueName: "none|speex|spectral|webrtc", help: "Noise suppression before decoding: none (default), SpeexDSP's preprocessor, our spectral Wiener filter, or WebRTC's suppressor; NAME:KEY=VALUE,... changes a setting (speex: suppress, frame, prime; spectral: floor, smoothing, quiet, overestimate, frame; webrtc: level, prime).")
     static let verbose = OptionSpec.flag("--verbose", "-v", help: "Show the speech library's own log on standard error.")
 
     /// The configuration these options describe; a missing or unloadable model is exit 69 with its path.
@@ -14,6 +15,19 @@ enum RecognizerOptions {
         if let dictionary = arguments.value("dict") { configuration.dictionary = dictionary }
         configuration.verbose = arguments.has("verbose")
         if arguments.has("calibrated-decision") { configuration.selectCalibratedDecision() }
+        if let denoise = arguments.value("denoise") {
+            let suppressor: NoiseSuppressor
+            do {
+                suppressor = try NoiseSuppressor(parsing: denoise)
+            } catch {
+                throw UsageError(message: error.message)
+            }
+            do {
+                configuration.preprocessor = try suppressor.makePreprocessor()
+            } catch {
+                throw CommandFailure(message: "--denoise \(denoise): \(error)", exitCode: .usage)
+            }
+        }
         do {
             try configuration.validate()
         } catch {
