@@ -299,17 +299,7 @@ def render(item):
             clean = np.zeros(int(RATE * rng.uniform(1.5, 3))) + 1.0
         for condition, snr in item["conditions"]:
             path = os.path.join("clips", f"{item['name']}__{condition}.wav")
-            samples, noise_kind = clean, "-"
-            if snr is not None:
-                if not item["pieces"]:
-                    noise = rng.choice(bank)
-                    start = rng.randrange(len(noise["samples"]) - len(clean))
-                    samples = noise["samples"][start:start + len(clean)] * 10 ** (rng.uniform(-36, -20) / 20) * 32768
-                    noise_kind = noise["kind"]
-                else:
-                    choice = rng.randrange(len(bank))
-                    noise_kind = bank[choice]["kind"]
-                    samples = synthetic.mix(clean, [bank[choice]], snr, rng)
+            samples, noise_kind = synthetic.noisy_copy(clean, bank, snr, rng, has_speech=bool(item["pieces"]))
             if condition == "8k":
                 synthetic.telephone(samples, os.path.join(synthetic.OUT, path), work)
             else:

@@ -368,6 +368,19 @@ def active_rms(samples):
     return math.sqrt(np.mean(active)) if len(active) else 0.0
 
 
+
+def noisy_copy(clean, bank, snr, rng, has_speech):
+    """The clip in one noise of `bank` at `snr` dB (None: clean), and that noise's kind ("-" for none). A clip without
+    speech becomes a quiet stretch of noise alone, at -36 to -20 dBFS."""
+    if snr is None:
+        return clean, "-"
+    if not has_speech:
+        noise = rng.choice(bank)
+        start = rng.randrange(len(noise["samples"]) - len(clean))
+        return noise["samples"][start:start + len(clean)] * 10 ** (rng.uniform(-36, -20) / 20) * 32768, noise["kind"]
+    choice = rng.randrange(len(bank))
+    return mix(clean, [bank[choice]], snr, rng), bank[choice]["kind"]
+
 def mix(speech_samples, noise_bank, snr, rng):
     noise = rng.choice(noise_bank)["samples"]
     start = rng.randrange(0, len(noise) - len(speech_samples))
@@ -564,18 +577,7 @@ def render(item):
         for condition, snr in item["conditions"]:
             path = os.path.join("clips", f"{item['name']}__{condition}.wav")
             snr_text = "" if snr is None else f"{snr:g}"
-            noise_kind = "-"
-            samples = clean
-            if snr is not None:
-                if item["speaker"] is None:
-                    noise = rng.choice(bank)
-                    start = rng.randrange(len(noise["samples"]) - len(clean))
-                    samples = noise["samples"][start:start + len(clean)] * 10 ** (rng.uniform(-36, -20) / 20) * 32768
-                    noise_kind = noise["kind"]
-                else:
-                    choice = rng.randrange(len(bank))
-                    noise_kind = bank[choice]["kind"]
-                    samples = mix(clean, [bank[choice]], snr, rng)
+            samples, noise_kind = noisy_copy(clean, bank, snr, rng, has_speech=item["speaker"] is not None)
             if condition == "8k":
                 telephone(samples, os.path.join(OUT, path), work)
             else:
