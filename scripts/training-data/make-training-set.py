@@ -368,7 +368,6 @@ def active_rms(samples):
     return math.sqrt(np.mean(active)) if len(active) else 0.0
 
 
-
 def noisy_copy(clean, bank, snr, rng, has_speech):
     """The clip in one noise of `bank` at `snr` dB (None: clean), and that noise's kind ("-" for none). A clip without
     speech becomes a quiet stretch of noise alone, at -36 to -20 dBFS."""
@@ -380,6 +379,7 @@ def noisy_copy(clean, bank, snr, rng, has_speech):
         return noise["samples"][start:start + len(clean)] * 10 ** (rng.uniform(-36, -20) / 20) * 32768, noise["kind"]
     choice = rng.randrange(len(bank))
     return mix(clean, [bank[choice]], snr, rng), bank[choice]["kind"]
+
 
 def mix(speech_samples, noise_bank, snr, rng):
     noise = rng.choice(noise_bank)["samples"]
