@@ -10,6 +10,17 @@ extension JobPage {
     }
 }
 
+extension JobStatus {
+    /// Every status with its count from a backend's `(status, count)` rows: a status without a row counts 0.
+    package static func counts(fromRows rows: [(String, Int)]) -> [JobStatus: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: allCases.map { ($0, 0) })
+        for (name, count) in rows {
+            if let status = JobStatus(rawValue: name) { counts[status] = count }
+        }
+        return counts
+    }
+}
+
 extension CallbackDelivery {
     /// A delivery as a backend claimed it; `attempts` counts those made before this one.
     package static func delivery(id: Int64, key: String, jobName: String, url: String, payload: String, attempts: Int) -> CallbackDelivery {

@@ -96,11 +96,7 @@ public final class PostgresJobStore: TranscriptionJobStore {
 
     public func counts() throws -> [JobStatus: Int] {
         try connection.withConnection { database in
-            var counts = Dictionary(uniqueKeysWithValues: JobStatus.allCases.map { ($0, 0) })
-            for (status, count) in try database.query("SELECT status, count(*) FROM transcription_jobs GROUP BY status", read: { ($0.text(at: 0), $0.integer(at: 1)) }) {
-                if let status = JobStatus(rawValue: status) { counts[status] = count }
-            }
-            return counts
+            JobStatus.counts(fromRows: try database.query("SELECT status, count(*) FROM transcription_jobs GROUP BY status", read: { ($0.text(at: 0), $0.integer(at: 1)) }))
         }
     }
 
