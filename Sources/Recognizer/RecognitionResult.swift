@@ -85,7 +85,8 @@ public struct RecognitionResult: Sendable {
     /// Everything measured that the decision was taken on; nil when nothing was heard as words.
     public let features: DecisionFeatures?
 
-    /// Utterance confidence, 0...1 (the calibrated fit score).
+    /// Utterance confidence, 0...1: the decision model's probability that the flight heard is the one said (with the hand
+    /// thresholds, the fit score mapped to 0.5 at the accept threshold).
     public var confidence: Double { transcript.confidence }
 }
 

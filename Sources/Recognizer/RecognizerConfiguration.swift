@@ -15,16 +15,15 @@ public struct RecognizerConfiguration: Sendable {
     public var phoneLanguageModel: String
 
     /// HMM state beam (`-beam`) of today's grammar: wider keeps more paths alive. The library's default (1e-48) lost
-    /// noisy utterances; 1e-80 saved them (see TECH-NOTES), at 0.40 s of CPU per second of audio on our development
-    /// clips. `selectCalibratedDecision()` narrows it to 1e-60 (0.19 s), the beams its model was fitted at; the hand
-    /// thresholds were chosen on scores at these wide beams and refuse much at narrower ones (the bundled "L X forty"
-    /// became a "did you mean").
-    public var beam: Double = 1e-80
+    /// noisy utterances; 1e-60 is what the decision model was fitted at (0.19 s of CPU per second of audio on our
+    /// development clips). `selectHandThresholds()` widens it to 1e-80 (0.40 s), where the hand thresholds were chosen
+    /// (see TECH-NOTES): they refuse much at narrower beams (the bundled "L X forty" became a "did you mean").
+    public var beam: Double = 1e-60
     /// Phone-exit beam (`-pbeam`) of today's grammar.
-    public var phoneBeam: Double = 1e-80
-    /// Word-exit beam (`-wbeam`) of today's grammar: with the default 7e-29 many noisy utterances never reach the
-    /// grammar's end.
-    public var wordBeam: Double = 1e-60
+    public var phoneBeam: Double = 1e-60
+    /// Word-exit beam (`-wbeam`) of today's grammar: with the library's default 7e-29 many noisy utterances never reach
+    /// the grammar's end.
+    public var wordBeam: Double = 1e-45
 
     /// Weight of the grammar's transition probabilities against acoustic scores (`-lw`). The grammar splits
     /// probability evenly among alternatives, so a heavy weight favours paths through rules with few choices.
@@ -58,11 +57,12 @@ public struct RecognizerConfiguration: Sendable {
     /// twentieth of the audio's duration).
     public var phoneLoopBeams: (hmm: Double, phone: Double, word: Double) = (1e-80, 1e-80, 1e-60)
 
-    /// Beams of the rival pass (today's grammar less the flight heard): today's grammar's, the scale the hand
-    /// thresholds' rival share was chosen on. `selectCalibratedDecision()` uses the open grammar's beams instead (0.10 s
-    /// of CPU per audio second against 0.46): narrower beams leave fewer senones active, and the library scores each frame
-    /// against the best active one, so the margin reads lower (often negative); the decision model is fitted on that scale.
-    public var rivalBeams: (hmm: Double, phone: Double, word: Double) = (1e-80, 1e-80, 1e-60)
+    /// Beams of the rival pass (today's grammar less the flight heard): the open grammar's (0.10 s of CPU per audio second
+    /// against 0.46 at today's wide beams). Narrower beams leave fewer senones active, and the library scores each frame
+    /// against the best active one, so the margin reads lower (often negative); the decision model is fitted on that
+    /// scale. `selectHandThresholds()` decodes it at today's grammar's wide beams, the scale the thresholds' rival share
+    /// was chosen on.
+    public var rivalBeams: (hmm: Double, phone: Double, word: Double) = (1e-48, 1e-48, 7e-29)
 
     /// Run the phone-loop and open-grammar decodes on a second thread while the main decode runs: a single
     /// utterance is answered sooner (the kiosk, the service); a batch that already keeps every core busy gains nothing.
@@ -79,18 +79,17 @@ public struct RecognizerConfiguration: Sendable {
     /// How many n-best entries to visit at most (the iterator repeats entries).
     public var nbestVisitLimit: Int = 60
 
-    /// The calibrated decision model (see `DecisionModel`); nil decides on the hand-set `thresholds` instead.
-    /// Off by default (`selectCalibratedDecision()` turns it on): on the development corpus it answered 45.7% of clips
-    /// directly against 75.6% for the thresholds at the wide beams, with 4 wrong flights against 12, and it asks "did you
-    /// mean" of the bundled "what's the gate for lima x-ray four zero". Fitted on synthetic voices only, it trusts too
-    /// little to be the default until a refit on truer voices.
-    public var decisionModel: DecisionModel? = nil
+    /// The calibrated decision model (see `DecisionModel`): the probability that the flight heard is the one said, which
+    /// the decision is taken on and every output reports as its confidence. Nil decides on the hand-set `thresholds`
+    /// instead (`selectHandThresholds()`): on held-out people they answered 5.6% wrong flights and some clips that name
+    /// none (README, "How a spoken answer is decided").
+    public var decisionModel: DecisionModel? = .fitted
 
-    /// Decides on the calibrated model's probability, with the narrower (about twice as fast) beams it was fitted at.
-    public mutating func selectCalibratedDecision() {
-        (beam, phoneBeam, wordBeam) = (1e-60, 1e-60, 1e-45)
-        rivalBeams = (1e-48, 1e-48, 7e-29)
-        decisionModel = .fitted
+    /// Decides on the hand-set thresholds instead of the decision model, at the wide beams they were chosen at.
+    public mutating func selectHandThresholds() {
+        (beam, phoneBeam, wordBeam) = (1e-80, 1e-80, 1e-60)
+        rivalBeams = (beam, phoneBeam, wordBeam)
+        decisionModel = nil
     }
 
     /// Decision thresholds (and what the fit score is made of).

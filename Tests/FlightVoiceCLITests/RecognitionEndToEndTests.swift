@@ -100,6 +100,9 @@ import Testing
         #expect(noModel.standardError.contains("/nonexistent/model"))
         #expect(try binary.run(["recognize"]).exitCode == 64)
         #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
+        let both = try binary.run(["recognize", "--hand-thresholds", "--calibrated-decision", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(both.exitCode == 64)
+        #expect(both.standardError.contains("--hand-thresholds"))
     }
 
     @Test("--denoise picks a noise suppressor and each decodes the clip; an unknown one is a usage error")

@@ -119,9 +119,16 @@ struct TranscribeResult: Decodable {
         let server = try ServerProcess()
         defer { server.cleanUp() }
         let clip = try Data(contentsOf: ServerProcess.fixtures.appendingPathComponent("lx777.wav"))
+        // Heard as LX 777 (answered, or offered as "did you mean": this synthetic clip's rival LX 177 is close, and the
+        // decision is not what is tested here) only once the workers' grammar holds the new flight.
+        func heardLX777() -> Bool {
+            guard let json = try? server.request("POST", "/v1/recognize", body: clip, headers: ["Content-Type": "audio/wav"]).json else { return false }
+            let offered = (json["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["flight"] as? String }
+            return json["flight"] as? String == "LX777" || offered.contains("LX777")
+        }
         let before = try server.request("POST", "/v1/recognize", body: clip, headers: ["Content-Type": "audio/wav"])
         #expect(before.status == 200)
-        #expect(before.json["flight"] as? String != "LX777", "LX777 does not fly yet")
+        #expect(!heardLX777(), "LX777 does not fly yet")
 
         let update = Data(#"{"airline":"Swiss","direction":"departure","airport":"BOS","city":"Boston","scheduled":"15:00","gate":"E21","terminal":"E","status":"scheduled"}"#.utf8)
         let refused = try server.request("PUT", "/v1/flights/LX777", body: update, headers: ["Authorization": "Bearer wrong-token"])
@@ -132,9 +139,7 @@ struct TranscribeResult: Decodable {
         #expect(added.json["gate"] as? String == "E21")
         #expect(try server.request("GET", "/v1/flights/L%20X%20seven%20seven%20seven").json["flight"] as? String == "LX777")
 
-        #expect(eventually(20) {
-            (try? server.request("POST", "/v1/recognize", body: clip, headers: ["Content-Type": "audio/wav"]).json["flight"] as? String) == "LX777"
-        }, "the workers' grammar follows the flight change")
+        #expect(eventually(20) { heardLX777() }, "the workers' grammar follows the flight change")
         let moved = try server.request("PUT", "/v1/flights/LX777", body: Data(#"{"gate":"E30"}"#.utf8), headers: ["Authorization": "Bearer \(token)"])
         #expect(moved.status == 200)
         #expect(moved.json["gate"] as? String == "E30")

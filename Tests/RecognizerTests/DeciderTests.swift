@@ -123,6 +123,27 @@ struct CalibratedDeciderTests {
         #expect(decider.decide(DeciderTests.features(fit: -40, unexplained: 1)).decision == .confirm([DeciderTests.lx40]))
     }
 
+    @Test("edits between the flight heard and the open grammar's count characters: one for \"u x forty\" against LX 40")
+    func editDistance() {
+        #expect(DecisionModel.edits("LX40", "UX40") == 1)
+        #expect(DecisionModel.edits("LX40", "LX340") == 1)
+        #expect(DecisionModel.edits("EK85", "TP53") == 4)
+        #expect(DecisionModel.edits("", "LX8") == 3)
+        #expect(DecisionModel.edits("BA287", "BA287") == 0)
+    }
+
+    @Test("the committed model trusts a flight the open grammar nearly agrees with more than one it reads as far off")
+    func openGrammarsDistanceCounts() throws {
+        let near = DecisionModel.fitted.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "UX40")!))
+        let far = DecisionModel.fitted.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "TP5388")!))
+        #expect(near > far, "near \(near), far \(far)")
+        let names = DecisionModel.inputNames
+        let inputs = DecisionModel.inputs(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "UX40")!))
+        #expect(inputs[try #require(names.firstIndex(of: "open_distance"))] == 1)
+        #expect(inputs[try #require(names.firstIndex(of: "open_airline_differs"))] == 1)
+        #expect(!names.contains("carrier_words"), "the words around the flight must not count against it")
+    }
+
     @Test("the model reads the rival on every utterance heard as a flight")
     func alwaysWantsRival() {
         #expect(decider.wantsRival(DeciderTests.features(fit: -200)))

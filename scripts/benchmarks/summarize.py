@@ -6,8 +6,9 @@
 For each set: right / wrong / "did you mean" with the flight said / not answered, per condition, per kind and per
 spoken form (the manifest's columns), under two decisions taken on the same decodes:
 - "hand thresholds": the fit-score thresholds of `RecognitionThresholds` (the decision before the model);
-- "calibrated": the logistic model of `scripts/decision-model/fit-decision-model.py`, refitted here from the training
-  features (deterministic, so the same coefficients as committed).
+- "calibrated" (the default): the logistic model of `scripts/decision-model/fit-decision-model.py`, refitted here from
+  the training features and its thresholds chosen on the committed dev features (deterministic, so the same
+  coefficients and thresholds as committed).
 Both are replayed from each clip's measures exactly as the Swift `Decider` takes them (n-best off). "Right" is a
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
@@ -89,7 +90,11 @@ def report(train_path, sets, reliable):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`."""
     train = fit.load(train_path)
     model = fit.Model(train)
-    accept, confirm = fit.choose(train, model)
+    # The thresholds are chosen on the committed dev features beside the training features, as the fitting script does.
+    folder = os.path.dirname(train_path)
+    devs = [fit.load(os.path.join(folder, name)) for name in ("dev-human-features.tsv", "dev-synthetic-features.tsv")
+            if os.path.exists(os.path.join(folder, name))]
+    accept, confirm = fit.choose(devs or [train], model)
     deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm)}
     print(f"Calibrated decision: answer at p ≥ {accept}, \"did you mean\" at p ≥ {confirm} (fitted on "
           f"{len(train)} training clips; `scripts/decision-model/fit-decision-model.py`).\n")

@@ -3,59 +3,99 @@
 probability that the flight heard is the flight said, and the two probabilities it decides on.
 
   flightvoice eval TRAIN.tsv --rival --features train-features.tsv      (training voices only)
-  fit-decision-model.py train-features.tsv [--check NAME=held-out-features.tsv ...] [--swift OUT.swift]
+  flightvoice eval DEV.tsv --rival --features dev-features.tsv          (voices held out of training)
+  fit-decision-model.py train-features.tsv[,TRAIN.tsv] [--dev NAME=dev-features.tsv[,DEV.tsv] ...]
+                        [--check NAME=held-out-features.tsv[,MANIFEST.tsv] ...] [--swift OUT.swift]
 
 Fits on the clips of the first file in which a flight was heard (label: it is the flight said), standardizing each
-input; L2-regularized, by Newton's method (plain Python, no packages). Chooses on the same training clips:
-- the accept probability: the lowest at which flights answered wrongly stay at most MAX_WRONG (1%) of all clips and
-  no clip without a flight is answered;
-- the confirm probability: the highest below which at most one clip in ten heard the right flight (offering it
-  would mostly offer a wrong one).
-Then prints, for each --check file (voices held out of training), a reliability table (predicted against observed
-probability per bin) and what would be decided. --swift writes the coefficients as Swift source
+input; L2-regularized, by Newton's method (plain Python, no packages). Chooses on the --dev files (on the training
+clips when none is given):
+- the accept probability: the lowest at which, in every dev file, flights answered wrongly stay at most MAX_WRONG
+  (1%) of its clips and no clip that names no flight is answered;
+- the confirm probability: the one at which the flight said is answered or offered (or, for a clip that expects no
+  flight, nothing is answered or offered) most often, averaged over the dev files.
+A manifest after a comma gives each clip's `kind` (noflight, noise, offlist, flight), so that a query for a flight
+that does not fly today is told from a clip that names none; without it every clip expecting none counts as naming
+none. Then prints, for the training, dev and --check files, what would be decided and a reliability table (predicted
+against observed probability per bin). --swift writes the coefficients as Swift source
 (Sources/Recognizer/Decision/DecisionModel+Fitted.swift). Never give it features of the corpus you report on.
 
-The inputs must match `DecisionModel.inputs` in Swift, name for name.
+The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
+(see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
 """
-import csv, math, sys
+import csv, math, os, sys
 
-NAMES = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree",
-         "open_other_today", "snr", "unexplained", "lowest_word", "all_words", "carrier_words"]
+NAMES = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr",
+         "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr",
+         "digits", "open_distance", "open_digit_distance", "open_airline_differs", "open_near"]
 NATURAL_FRAMES_PER_PHONE, MARGIN_LIMIT, SNR_LIMIT, UNEXPLAINED_LIMIT = 10.0, 20.0, 40.0, 2.0
+LOW_SNR = 20.0          # dB below which the fit and gap count again, scaled by how far below (fit_low_snr, gap_low_snr)
+DISTANCE_LIMIT = 4      # edits between the flight heard and the open grammar's beyond this count as this
 UNEXPLAINED_CONFIRM_SECONDS = 0.15   # RecognitionThresholds.unexplainedSpeechSeconds: above it, at best a confirmation
-MAX_WRONG = 0.01
-RIDGE = 1.0
+MAX_WRONG = 0.01        # wrong answers allowed per dev (or training) set when choosing the accept probability
+RIDGE = 3.0
 
 def number(text, default=None):
     return float(text) if text not in ("", None) else default
+
+def edits(a, b):
+    """Levenshtein distance between two strings (as `DecisionModel.edits` in Swift)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
 
 def inputs(row):
     gap = number(row["open_fit_difference"])
     margin = number(row["rival_margin"])
     pace = number(row["shortest_flight_word_frames_per_phone"], NATURAL_FRAMES_PER_PHONE)
-    heard = row["heard_today"]
-    open_other = row["open_flight_today"] == "1" and row["open_flight"] != "" and row["open_flight"] != heard
+    heard, opened = row["heard_today"], row["open_flight"]
+    # A canonical flight is a two-character airline code and the number (FlightNumber).
+    heard_airline, heard_number, open_airline, open_number = heard[:2], heard[2:], opened[:2], opened[2:]
+    snr = min(max(number(row["snr_db"], 0.0), 0.0), SNR_LIMIT)
+    fit = number(row["phone_loop_ratio"], 0.0)
+    low_snr = max(0.0, LOW_SNR - snr) / LOW_SNR
+    distance = min(edits(heard, opened), DISTANCE_LIMIT) if opened else 0
     return [
-        number(row["phone_loop_ratio"], 0.0),
+        fit,
         gap if gap is not None else 0.0,
         1.0 if gap is None else 0.0,
         max(0.0, NATURAL_FRAMES_PER_PHONE - pace),
         min(max(margin if margin is not None else 0.0, -MARGIN_LIMIT), MARGIN_LIMIT),
         1.0 if margin is None else 0.0,
         1.0 if row["grammars_agree"] == "1" else 0.0,
-        1.0 if open_other else 0.0,
-        min(max(number(row["snr_db"], 0.0), 0.0), SNR_LIMIT),
+        snr,
         min(number(row["unexplained_speech_s"], 0.0), UNEXPLAINED_LIMIT),
         number(row["lowest_word_ratio"], 0.0),
         number(row["all_words_ratio"], 0.0),
-        float(int(row["word_count"] or 0) - int(row["flight_word_count"] or 0)),
+        1.0 if opened and row["open_flight_today"] != "1" and opened != heard else 0.0,
+        1.0 if opened and len(open_number) != len(heard_number) else 0.0,
+        fit * low_snr,
+        (gap if gap is not None else 0.0) * low_snr,
+        float(len(heard_number)),
+        float(distance),
+        float(min(edits(heard_number, open_number), DISTANCE_LIMIT)) if opened else 0.0,
+        1.0 if opened and open_airline != heard_airline else 0.0,
+        1.0 if opened and distance <= 1 else 0.0,
     ]
 
-def load(path):
+def load(path, manifest=None):
+    """Rows of a features file; `manifest` (the one it was made from) or the file's own `kind` column supplies each
+    clip's kind, so that clips naming no flight (noflight, noise) can be told from queries for flights that do not fly
+    today (offlist); both expect none."""
     rows = list(csv.DictReader(open(path), delimiter="\t"))
+    kinds = {}
+    if manifest:
+        kinds = {os.path.basename(r["path"]): r.get("kind", "") for r in csv.DictReader(open(manifest), delimiter="\t")}
     for row in rows:
         row["heard"] = row["heard_today"] != ""
         row["right"] = row["heard"] and row["heard_today"] == row["expected"]
+        # Without a manifest every clip that expects no flight counts as naming none (stricter).
+        kind = kinds.get(os.path.basename(row["path"])) or row.get("kind") or "noflight"
+        row["names_no_flight"] = not row["expected"] and kind in ("noflight", "noise")
     return rows
 
 def solve(matrix, vector):
@@ -118,32 +158,47 @@ def decide(row, p, accept, confirm):
     return "confirm"
 
 def outcomes(rows, model, accept, confirm):
+    """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
+    flight answered and none offered."""
     counts = {"right": 0, "wrong": 0, "confirm_right": 0, "confirm_other": 0, "unanswered": 0, "noflight_answered": 0}
     for row in rows:
-        d = decide(row, model.probability(row) if row["heard"] else 0.0, accept, confirm)
+        d = decide(row, probability(model, row), accept, confirm)
         if d == "accept":
             counts["right" if row["right"] else "wrong"] += 1
-            if not row["expected"]: counts["noflight_answered"] += 1
+            if row["names_no_flight"]: counts["noflight_answered"] += 1
         elif d == "confirm":
             counts["confirm_right" if row["right"] else "confirm_other"] += 1
         else:
             counts["unanswered"] += 1
+            if not row["expected"]: counts["right"] += 1
     return counts
 
-def choose(rows, model):
-    grid = [i / 100 for i in range(30, 100)] + [0.995, 0.999]
+def probability(model, row):
+    """The model's probability for a row (0 when no flight was heard), computed once per model and row."""
+    if not row["heard"]: return 0.0
+    cached = row.get("_probability")
+    if cached is None or cached[0] is not model:
+        cached = (model, model.probability(row))
+        row["_probability"] = cached
+    return cached[1]
+
+def choose(dev_sets, model):
+    """The accept probability: the lowest at which every dev set has at most MAX_WRONG wrong answers and no clip naming
+    no flight answered. The confirm probability: the one that offers or answers the flight said (or refuses a clip
+    that names none) most often, averaged over the dev sets."""
+    if dev_sets and isinstance(dev_sets[0], dict): dev_sets = [dev_sets]
+    grid = [i / 200 for i in range(60, 200)] + [0.995, 0.999]
     accept = grid[-1]
     for a in grid:
-        c = outcomes(rows, model, a, 0.0)
-        if c["wrong"] <= MAX_WRONG * len(rows) and c["noflight_answered"] == 0:
+        if all(c["wrong"] <= MAX_WRONG * len(rows) and c["noflight_answered"] == 0
+               for rows in dev_sets for c in [outcomes(rows, model, a, 0.0)]):
             accept = a
             break
-    heard = sorted(((model.probability(r), r["right"]) for r in rows if r["heard"]))
-    confirm = 0.0
-    for c in [i / 100 for i in range(1, int(accept * 100))]:
-        below = [right for p, right in heard if p < c]
-        if below and sum(below) / len(below) <= 0.10: confirm = c
-    return accept, min(confirm, accept)
+    def useful(confirm):
+        return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm)])
+    candidates = [i / 100 for i in range(5, int(round(accept * 100)))]
+    confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
+    return accept, confirm
 
 def reliability(rows, model):
     bins = [[] for _ in range(10)]
@@ -161,9 +216,9 @@ def reliability(rows, model):
     lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight heard")
     return "\n".join(lines)
 
-def swift(model, accept, confirm, source):
+def swift(model, accept, confirm, source, chosen_on):
     def numbers(values): return ", ".join(f"{v:.6g}" for v in values)
-    return f"""// Written by scripts/decision-model/fit-decision-model.py from {source}; do not edit by hand.
+    return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
     /// The model fitted on the training voices (see `DecisionModel`).
@@ -178,30 +233,44 @@ extension DecisionModel {{
 }}
 """.replace("'", '"')
 
+def parse_named(text):
+    """NAME=FEATURES.tsv[,MANIFEST.tsv]"""
+    name, paths = text.split("=", 1)
+    features, _, manifest = paths.partition(",")
+    return name, load(features, manifest or None)
+
+def summary(name, rows, model, accept, confirm):
+    c = outcomes(rows, model, accept, confirm)
+    total = len(rows)
+    return (f"\n## {name}: {total} clips\n\n"
+            f"right {c['right']} ({100 * c['right'] / total:.1f}%), wrong {c['wrong']} ({100 * c['wrong'] / total:.1f}%), "
+            f"did-you-mean with the flight said {c['confirm_right']} ({100 * c['confirm_right'] / total:.1f}%), "
+            f"other did-you-mean {c['confirm_other']}, not answered {c['unanswered']}, no-flight clips answered {c['noflight_answered']}\n\n"
+            + reliability(rows, model))
+
 def main():
     args = sys.argv[1:]
+    if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
-    checks, out = [], None
+    devs, checks, out = [], [], None
     while args:
         flag = args.pop(0)
-        if flag == "--check": name, path = args.pop(0).split("=", 1); checks.append((name, path))
+        if flag == "--dev": devs.append(parse_named(args.pop(0)))
+        elif flag == "--check": checks.append(parse_named(args.pop(0)))
         elif flag == "--swift": out = args.pop(0)
         else: sys.exit(f"unknown argument {flag}")
-    train = load(train_path)
+    train_path, _, train_manifest = train_path.partition(",")
+    train = load(train_path, train_manifest or None)
     model = Model(train)
-    accept, confirm = choose(train, model)
-    print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; accept at p >= {accept}, confirm at p >= {confirm}")
-    for name, w in zip(NAMES, model.weights): print(f"  {name:18s} {w:+.3f}")
-    for name, rows in [("training", train)] + [(n, load(p)) for n, p in checks]:
-        c = outcomes(rows, model, accept, confirm)
-        total = len(rows)
-        print(f"\n## {name}: {total} clips\n")
-        print(f"right {c['right']} ({100 * c['right'] / total:.1f}%), wrong {c['wrong']} ({100 * c['wrong'] / total:.1f}%), "
-              f"did-you-mean with the flight said {c['confirm_right']}, other did-you-mean {c['confirm_other']}, "
-              f"not answered {c['unanswered']}, no-flight clips answered {c['noflight_answered']}\n")
-        print(reliability(rows, model))
+    accept, confirm = choose([rows for _, rows in devs] or [train], model)
+    chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
+    print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
+          f"accept at p >= {accept}, confirm at p >= {confirm}")
+    for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
+    for name, rows in [("training", train)] + devs + checks:
+        print(summary(name, rows, model, accept, confirm))
     if out:
-        open(out, "w").write(swift(model, accept, confirm, train_path.split("/")[-1]))
+        open(out, "w").write(swift(model, accept, confirm, os.path.basename(train_path), chosen_on))
 
 if __name__ == "__main__":
     main()

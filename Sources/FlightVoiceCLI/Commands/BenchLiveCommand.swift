@@ -12,7 +12,7 @@ enum BenchLiveCommand: Command {
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
         .flag("--predict-rival", help: "Decode the rival alongside today's grammar for predicted flights (LiveConfiguration.predictsRival), to compare."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise,
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
         CommonOptions.database,
     ]
     static let discussion = """

@@ -17,7 +17,7 @@ enum EvalCommand: Command {
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

@@ -17,7 +17,7 @@ enum RecognizeCommand: Command {
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once, one decoder each (default: all cores)."),
         .value("--raw-rate", valueName: "HZ", help: "Read headerless files as 16-bit little-endian mono PCM at HZ."),
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

@@ -4,7 +4,8 @@ import Recognizer
 enum RecognizerOptions {
     static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder (default: Debian's pocketsphinx-en-us).")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
-    static let calibratedDecision = OptionSpec.flag("--calibrated-decision", help: "Decide on the calibrated decision model's probability (and its narrower, faster beams) instead of the hand-set thresholds.")
+    static let handThresholds = OptionSpec.flag("--hand-thresholds", help: "Decide on the hand-set thresholds (at their wide, slower beams) instead of the calibrated decision model's probability.")
+    static let calibratedDecision = OptionSpec.flag("--calibrated-decision", help: "The calibrated decision (the default); accepted for older scripts.")
     static let denoise = OptionSpec.value("--denoise", valueName: "none|speex|spectral|webrtc", help: "Noise suppression before decoding: none (default), SpeexDSP's preprocessor, our spectral Wiener filter, or WebRTC's suppressor; NAME:KEY=VALUE,... changes a setting (speex: suppress, frame, prime; spectral: floor, smoothing, quiet, overestimate, frame; webrtc: level, prime).")
     static let verbose = OptionSpec.flag("--verbose", "-v", help: "Show the speech library's own log on standard error.")
 
@@ -14,7 +15,10 @@ enum RecognizerOptions {
         if let model = arguments.value("model") { configuration.acousticModel = model }
         if let dictionary = arguments.value("dict") { configuration.dictionary = dictionary }
         configuration.verbose = arguments.has("verbose")
-        if arguments.has("calibrated-decision") { configuration.selectCalibratedDecision() }
+        if arguments.has("hand-thresholds") {
+            if arguments.has("calibrated-decision") { throw UsageError(message: "--hand-thresholds and --calibrated-decision are two different decisions; give one") }
+            configuration.selectHandThresholds()
+        }
         if let denoise = arguments.value("denoise") {
             let suppressor: NoiseSuppressor
             do {

@@ -79,6 +79,25 @@ public struct DecisionFeatures: Sendable {
 
     /// Frames inside the words heard (pauses between words left out).
     public var wordFrames: Int { words.reduce(0) { $0 + $1.frameCount } }
+
+    /// The words around the flight ("what's the gate for"), by index into `words`.
+    public var carrierWordIndices: [Int] { words.indices.filter { !flightWordIndices.contains($0) } }
+    /// The lowest phone-loop ratio of any flight word: the worst fit of the flight itself, whatever the carrier words.
+    public var lowestFlightWordRatio: Double? { flightWordIndices.map { words[$0].phoneLoopRatio }.min() }
+    /// Frame-weighted mean of the open-grammar gap over the flight words; nil when the open grammar found no path.
+    public var flightWordsOpenGap: Double? {
+        let gaps = flightWordIndices.compactMap { index in words[index].openGrammarGap.map { ($0, words[index].frameCount) } }
+        guard !gaps.isEmpty else { return nil }
+        return gaps.reduce(0.0) { $0 + $1.0 * Double($1.1) } / Double(max(1, gaps.reduce(0) { $0 + $1.1 }))
+    }
+    /// Frame-weighted mean of the phone-loop ratio over the carrier words; nil when there are none.
+    public var carrierWordsRatio: Double? {
+        let carrier = carrierWordIndices
+        guard !carrier.isEmpty else { return nil }
+        return carrier.reduce(0.0) { $0 + words[$1].phoneLoopRatio * Double(words[$1].frameCount) } / Double(max(1, frames(of: carrier)))
+    }
+    /// Frames inside the words at `indices`.
+    public func frames(of indices: [Int]) -> Int { indices.reduce(0) { $0 + words[$1].frameCount } }
 }
 
 extension DecisionFeatures {

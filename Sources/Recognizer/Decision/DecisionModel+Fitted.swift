@@ -1,13 +1,13 @@
-// Written by scripts/decision-model/fit-decision-model.py from training-features.tsv; do not edit by hand.
+// Written by scripts/decision-model/fit-decision-model.py from training-features.tsv (thresholds chosen on human, synthetic); do not edit by hand.
 
 extension DecisionModel {
     /// The model fitted on the training voices (see `DecisionModel`).
     public static let fitted = DecisionModel(
-        inputNames: ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "open_other_today", "snr", "unexplained", "lowest_word", "all_words", "carrier_words"],
-        means: [-41.214, -30.1886, 0.0169133, 4.59613, -2.98867, 0.20296, 0.0887949, 0, 27.1382, 0.0363636, -79.7856, -40.4267, 2.08245],
-        scales: [11.1875, 24.6608, 0.128947, 1.82795, 5.15299, 0.402203, 0.284448, 1, 10.9247, 0.111091, 25.4538, 10.0354, 1.74469],
-        weights: [-0.073613, 0.64051, -0.505098, -0.963731, 0.691872, -0.519353, 0.489424, 0, 0.490985, -0.589146, -0.13622, 0.373631, -0.355997],
-        intercept: -0.981838,
-        acceptProbability: 0.92,
-        confirmProbability: 0.31)
+        inputNames: ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr", "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr", "digits", "open_distance", "open_digit_distance", "open_airline_differs", "open_near"],
+        means: [-35.217, -27.3716, 0.0200382, 4.25136, -2.22935, 0.178435, 0.096374, 26.3946, 0.0265744, -71.7329, -35.1436, 0.418893, 0.188931, -3.16687, -2.56589, 3.43607, 1.22615, 0.825382, 0.321565, 0.171756],
+        scales: [11.9795, 25.1735, 0.140131, 2.09108, 5.07724, 0.382879, 0.295104, 10.3699, 0.101438, 26.9978, 10.9796, 0.493378, 0.391454, 6.00045, 6.49392, 0.687759, 1.62266, 1.23601, 0.467077, 0.377168],
+        weights: [0.100523, 0.554133, -0.20581, -0.574529, 0.447953, -0.289945, 0.347919, 0.24202, -0.580985, -0.0795091, 0.586704, 0.524887, -0.206106, 0.496687, -0.101982, 0.352804, -1.05664, 0.088508, 0.507189, 0.324536],
+        intercept: -0.222804,
+        acceptProbability: 0.835,
+        confirmProbability: 0.5)
 }

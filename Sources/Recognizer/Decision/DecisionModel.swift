@@ -44,38 +44,73 @@ public struct DecisionModel: Sendable, Hashable {
         return 1 / (1 + exp(-sum))
     }
 
-    /// The raw inputs, in the order of `inputNames` (see the script for what each means).
+    /// The raw inputs, in the order of `inputNames` (see the script for what each means). They describe the flight
+    /// words and how the open grammar, free to say any flight, read the same audio; carrier words ("what's the gate
+    /// for") count only through the mean fit of all words, so a query in a sentence is judged as the bare flight.
     static func inputs(_ features: DecisionFeatures) -> [Double] {
         let gap = features.openReading.fitDifference
         let margin = features.rival?.margin
         let heard = features.heardFlights.first
-        let openOther = features.openFlightIsToday && features.openReading.flight != nil && features.openReading.flight != heard
+        let opened = features.openReading.flight
+        let heardCode = heard?.canonical ?? "", openCode = opened?.canonical ?? ""
+        let heardNumber = heard.map { String($0.number) } ?? "", openNumber = opened.map { String($0.number) } ?? ""
+        let snr = min(max(features.signalToNoiseRatio ?? 0, 0), snrLimit)
+        let lowSNR = max(0, lowSignalToNoise - snr) / lowSignalToNoise
+        let distance = opened == nil ? 0 : min(edits(heardCode, openCode), distanceLimit)
+        let flightFit = features.flightWordsRatio
         return [
-            features.flightWordsRatio,
+            flightFit,
             gap ?? 0,
             gap == nil ? 1 : 0,
             max(0, naturalFramesPerPhone - (features.shortestFlightWordFramesPerPhone ?? naturalFramesPerPhone)),
             min(max(margin ?? 0, -marginLimit), marginLimit),
             margin == nil ? 1 : 0,
             features.agreesWithOpenGrammar ? 1 : 0,
-            openOther ? 1 : 0,
-            min(max(features.signalToNoiseRatio ?? 0, 0), snrLimit),
+            snr,
             min(features.unexplainedSpeechSeconds, unexplainedLimit),
             features.lowestWordRatio ?? 0,
             features.logLikelihoodRatio,
-            Double(features.words.count - features.flightWordIndices.count),
+            opened != nil && !features.openFlightIsToday && opened != heard ? 1 : 0,
+            opened != nil && openNumber.count != heardNumber.count ? 1 : 0,
+            flightFit * lowSNR,
+            (gap ?? 0) * lowSNR,
+            Double(heardNumber.count),
+            Double(distance),
+            opened == nil ? 0 : Double(min(edits(heardNumber, openNumber), distanceLimit)),
+            opened != nil && opened?.airline != heard?.airline ? 1 : 0,
+            opened != nil && distance <= 1 ? 1 : 0,
         ]
     }
 
+    /// Levenshtein distance between two strings, by characters ("LX40" and "UX40" are one edit apart).
+    static func edits(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Names of `inputs`, as the fitting script writes them.
-    static let inputNames = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree",
-                             "open_other_today", "snr", "unexplained", "lowest_word", "all_words", "carrier_words"]
+    static let inputNames = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr",
+                             "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr",
+                             "digits", "open_distance", "open_digit_distance", "open_airline_differs", "open_near"]
     /// Frames per phone from which a flight word counts as unhurried (as `RecognitionThresholds.naturalFramesPerPhone`).
     static let naturalFramesPerPhone = 10.0
     /// Rival margins beyond ±this count as this: a very distinct reading says which flight, not that one was said.
     static let marginLimit = 20.0
     /// Estimated SNRs above this (dB) count as this: all clean audio alike.
     static let snrLimit = 40.0
+    /// Below this SNR (dB) the fit and the open-grammar gap count again, in proportion to how far below: noise lowers
+    /// both for right and wrong flights alike.
+    static let lowSignalToNoise = 20.0
+    /// Edits between the flight heard and the open grammar's beyond this count as this.
+    static let distanceLimit = 4
     /// Unexplained speech beyond this (seconds) counts as this.
     static let unexplainedLimit = 2.0
 }

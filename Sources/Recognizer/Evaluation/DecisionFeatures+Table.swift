@@ -11,7 +11,8 @@ extension DecisionFeatures {
                                 "phone_loop_ratio", "open_fit_difference", "snr_db", "unexplained_speech_s",
                                 "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript",
                                 "heard_today", "grammars_agree", "open_flight_today", "all_words_ratio", "lowest_word_ratio",
-                                "word_count", "flight_word_count", "speech_s", "duration_s"]
+                                "word_count", "flight_word_count", "speech_s", "duration_s",
+                                "lowest_flight_word_ratio", "flight_open_gap_mean", "carrier_ratio", "flight_word_s", "carrier_word_s"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -40,9 +41,12 @@ extension DecisionFeatures {
     /// The measures beyond the fit score's parts (empty cells when nothing was heard as words).
     private static func measuredCells(_ features: DecisionFeatures?, duration: Double?) -> [String] {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
-        guard let features else { return ["", "", "", "", "", "", "", "", number(duration)] }
+        guard let features else { return ["", "", "", "", "", "", "", "", number(duration), "", "", "", "", ""] }
         return [features.heardFlights.first?.canonical ?? "", features.agreesWithOpenGrammar ? "1" : "0", features.openFlightIsToday ? "1" : "0",
                 number(features.logLikelihoodRatio), number(features.lowestWordRatio), String(features.words.count),
-                String(features.flightWordIndices.count), number(Double(features.speechFrames) / FlightRecognizer.framesPerSecond), number(duration)]
+                String(features.flightWordIndices.count), number(Double(features.speechFrames) / FlightRecognizer.framesPerSecond), number(duration),
+                number(features.lowestFlightWordRatio), number(features.flightWordsOpenGap), number(features.carrierWordsRatio),
+                number(Double(features.frames(of: features.flightWordIndices)) / FlightRecognizer.framesPerSecond),
+                number(Double(features.frames(of: features.carrierWordIndices)) / FlightRecognizer.framesPerSecond)]
     }
 }
