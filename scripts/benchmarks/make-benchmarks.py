@@ -17,7 +17,7 @@ by our pass (`decoder-benchmark`) on the same 16 kHz samples and the same gramma
 CPU seconds (user + system, `/usr/bin/time`) per second of audio, start-up CPU and peak RSS. --speed-only measures just
 that and replaces the `## Speed` section of --out, keeping the rest of the file.
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
@@ -155,6 +155,7 @@ def main():
     parser.add_argument("--speed-clips", type=int, default=40)
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     seed = os.path.join(work, "seed.sqlite")
     run([BINARY, "db", "status", "--db", seed])
     speed_manifest = options.speed_manifest
