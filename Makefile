@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
 
-.PHONY: run test deps build release eval clean training-tools training-set human-set benchmarks adapted-model
+.PHONY: run test deps build release eval clean training-tools training-set human-set benchmarks benchmarks-speed adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -67,8 +67,16 @@ human-set: training-set
 
 # BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
 # `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
+# The speed part compares with Debian's pocketsphinx_batch; `make benchmarks-speed` measures only that (a few minutes)
+# and replaces the Speed section of BENCHMARKS.md.
+BENCHMARK_PACKAGES := pocketsphinx sox
 benchmarks: release
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"
 	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET) --human-set $(HUMAN_SET)
+
+benchmarks-speed: release
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"
+	scripts/benchmarks/make-benchmarks.py --speed-only --training-set $(TRAINING_SET)
 
 # The acoustic model adapted on the training split (scripts/acoustic-model/adapt-model.py), rebuilt from scratch:
 # make adapted-model [ADAPTED_MODEL=models/en-us-flightvoice] [ADAPT_FLAGS="--method mllr+map --band wide"]

@@ -73,6 +73,9 @@ let package = Package(
         // CPU per audio second of each noise suppressor (Benchmarks/denoise-benchmark).
         .executableTarget(name: "denoise-benchmark", dependencies: ["Recognizer", "AudioInput"], path: "Benchmarks/denoise-benchmark"),
 
+        // Today's-grammar pass alone, against pocketsphinx_batch on the same grammar (scripts/benchmarks/make-benchmarks.py).
+        .executableTarget(name: "decoder-benchmark", dependencies: ["Recognizer"], path: "Benchmarks/decoder-benchmark"),
+
         // The HTTP service: a small HTTP layer on libmicrohttpd, the job store protocol with its SQLite backend, and the
         // service itself (native API, Transcribe's JSON protocol, the S3 subset with SigV4 on OpenSSL's libcrypto).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),

@@ -215,11 +215,14 @@ public final class FlightRecognizer {
         }
         if utterance.loudestLevel < configuration.thresholds.silenceLevel { return unheard(.noSpeech) }
 
-        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, samples: utterance.samples)
+        // Every pass's decoder has the same front end (`RecognizerConfiguration.arguments(beams:)`), so the cepstra are
+        // computed once and each pass decodes them.
+        let cepstra = try utterance.samples.withUnsafeBufferPointer { try todaysGrammar.utterance.decoder.cepstra(of: $0) }
+        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
-        let prediction = predictsRival ? try startRivalPrediction(utterance.samples, after: comparisons) : nil
-        let reading = try todaysGrammar.decode(utterance.samples)
+        let prediction = predictsRival ? try startRivalPrediction(cepstra, after: comparisons) : nil
+        let reading = try todaysGrammar.decode(cepstra)
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
             return unheard(reading.frameCount >= configuration.thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
@@ -235,7 +238,7 @@ public final class FlightRecognizer {
                 predictedRivalsUsed += 1
                 cost.predictionCPUSeconds = prediction.cpuSeconds
             } else {
-                path = try rivalPath(of: utterance.samples, excluding: features.grammarFlights)
+                path = try rivalPath(of: cepstra, excluding: features.grammarFlights)
             }
             features.rival = features.rivalReading(path)
         }
@@ -249,7 +252,7 @@ public final class FlightRecognizer {
     func waitForRivalPrediction() { runningPrediction?.wait() }
 
     /// Starts predicting the rival of `samples` (see `RivalPrediction`); nil while the last prediction still runs.
-    private func startRivalPrediction(_ samples: [Int16], after comparisons: ComparisonPasses) throws -> RivalPrediction? {
+    private func startRivalPrediction(_ cepstra: Cepstra, after comparisons: ComparisonPasses) throws -> RivalPrediction? {
         if runningPrediction?.isRunning == true { return nil }
         let predictor: GrammarPass
         if let rivalPredictor {
@@ -263,17 +266,17 @@ public final class FlightRecognizer {
         let rival = try predictedRivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
         predictedRivalPass = rival
         let prediction = RivalPrediction(predictor: predictor, rival: rival, grammar: grammar, vocabulary: vocabulary,
-                                         pronunciations: addedPronunciations, samples: samples, after: comparisons)
+                                         pronunciations: addedPronunciations, cepstra: cepstra, after: comparisons)
         runningPrediction = prediction
         return prediction
     }
 
-    /// Decodes `samples` again with today's grammar less `flights`: the best path among today's other flights.
-    private func rivalPath(of samples: [Int16], excluding flights: [FlightNumber]) throws -> RivalPath {
+    /// Decodes the utterance again with today's grammar less `flights`: the best path among today's other flights.
+    private func rivalPath(of cepstra: Cepstra, excluding flights: [FlightNumber]) throws -> RivalPath {
         let rival = try rivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
         rivalPass = rival
         try rival.exclude(flights, from: vocabulary, pronunciations: &addedPronunciations)
-        return try rival.decode(samples)
+        return try rival.decode(cepstra)
     }
 
     /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".

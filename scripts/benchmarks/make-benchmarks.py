@@ -3,14 +3,21 @@
 each decision is taken, the decision model's calibration, and speed. `make benchmarks` runs it.
 
   make-benchmarks.py [--corpus DIR] [--training-set DIR] [--every N] [--out BENCHMARKS.md]
+                     [--speed-only] [--speed-manifest TSV] [--speed-clips N]
 
 --corpus: a folder with manifest.tsv and schedule.csv (default ../shared/corpus); its schedule is imported into a
 fresh database that also holds the seeded day, as the README says. It is only measured, never fitted on.
 --training-set: the output of `make training-set` (scripts/training-data/make-training-set.py); every N-th clip of its
 dev split (voices held out of training) and of its check split (flite voices, never in training) is measured.
 Sets that are missing are skipped with a note. Needs a release build (`make release`).
+Speed (the `## Speed` section): the first N clips (--speed-clips, default 40) of --speed-manifest (default: the held-out
+dev split, else the samples), decoded with today's grammar alone by `pocketsphinx_batch` (Debian's `pocketsphinx`) and
+by our pass (`decoder-benchmark`) on the same 16 kHz samples and the same grammar and dictionary
+(`flightvoice recognize --write-grammar`), then by the whole recognizer (`flightvoice eval`) with 1 and 2 workers:
+CPU seconds (user + system, `/usr/bin/time`) per second of audio, start-up CPU and peak RSS. --speed-only measures just
+that and replaces the `## Speed` section of --out, keeping the rest of the file.
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
@@ -26,6 +33,102 @@ def run(args, env=None, timed=False):
     if not timed: return done.stdout
     user, system, rss = re.search(r"TIME (\S+) (\S+) (\S+)", done.stderr).groups()
     return done.stdout, float(user) + float(system), int(rss) / 1024
+
+DECODER_BENCHMARK = os.path.join(ROOT, ".build", "release", "decoder-benchmark")
+MODEL = "/usr/share/pocketsphinx/model/en-us"
+
+def load_average():
+    return os.getloadavg()[0]
+
+def speed_section(manifest, clips, seed, work):
+    """The `## Speed` section's lines: today's grammar alone against pocketsphinx_batch, then the whole recognizer."""
+    for tool in ("pocketsphinx_batch", "sox"):
+        if shutil.which(tool) is None: sys.exit(f"{tool} is missing: make benchmarks installs it (Debian's pocketsphinx, sox)")
+    folder = os.path.dirname(os.path.abspath(manifest))
+    lines = open(manifest).read().splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()][:clips]
+    speed_dir = os.path.join(work, "speed")
+    raw_dir = os.path.join(speed_dir, "raw")
+    os.makedirs(raw_dir)
+    chosen = os.path.join(speed_dir, "clips.tsv")
+    with open(chosen, "w") as f:
+        f.write(lines[0] + "\n")
+        for row in rows:
+            row["path"] = os.path.join(folder, row["path"])
+            f.write("\t".join(row.get(column, "") for column in header) + "\n")
+    names, audio = [], 0.0
+    for index, row in enumerate(rows):
+        name = f"clip{index:04d}"
+        raw = os.path.join(raw_dir, name + ".raw")
+        run(["sox", "-D", row["path"], "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-t", "raw", raw])
+        audio += os.path.getsize(raw) / 2 / 16000
+        names.append(name)
+    # One instant for every run, so that all decode the same grammar of today's flights.
+    env = dict(os.environ, FLIGHTVOICE_DB=seed, FLIGHTVOICE_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    grammar = os.path.join(speed_dir, "grammar")
+    run([BINARY, "recognize", "--write-grammar", grammar], env=env)
+    dictionary = os.path.join(grammar, "full.dict")
+    with open(dictionary, "w") as f:
+        f.write(open(os.path.join(MODEL, "cmudict-en-us.dict")).read() + open(os.path.join(grammar, "added.dict")).read())
+    for listing, entries in [("empty", []), ("ctl", names)]:
+        with open(os.path.join(speed_dir, listing + ".txt"), "w") as f: f.write("".join(e + "\n" for e in entries))
+    with open(os.path.join(speed_dir, "raw.txt"), "w") as f: f.write("".join(os.path.join(raw_dir, n + ".raw\n") for n in names))
+    # RecognizerConfiguration's defaults for today's grammar.
+    batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", os.path.join(MODEL, "en-us"), "-dict", dictionary,
+             "-jsgf", os.path.join(grammar, "today.jsgf"), "-samprate", "16000", "-beam", "1e-80", "-pbeam", "1e-80",
+             "-wbeam", "1e-60", "-lw", "6.5", "-wip", "0.65", "-topn", "4", "-remove_silence", "no",
+             "-adcin", "yes", "-adchdr", "0", "-cepdir", raw_dir, "-cepext", ".raw", "-logfn", "/dev/null"]
+    loads = [load_average()]
+    _, c_start, c_start_rss = run(batch + ["-ctl", os.path.join(speed_dir, "empty.txt"), "-hyp", os.path.join(speed_dir, "empty.hyp")], timed=True)
+    _, c_all, c_rss = run(batch + ["-ctl", os.path.join(speed_dir, "ctl.txt"), "-hyp", os.path.join(speed_dir, "batch.hyp")], timed=True)
+    ours = ["nice", "-n", "10", DECODER_BENCHMARK, grammar]
+    _, o_start, o_start_rss = run(ours + [os.path.join(speed_dir, "empty.txt")], timed=True)
+    _, o_all, o_rss = run(ours + [os.path.join(speed_dir, "raw.txt"), os.path.join(speed_dir, "ours.hyp")], timed=True)
+    loads.append(load_average())
+    def words(path): return [re.sub(r"\s*\([^()]*\)$", "", line) for line in open(path).read().splitlines()]
+    same = sum(a == b for a, b in zip(words(os.path.join(speed_dir, "batch.hyp")), words(os.path.join(speed_dir, "ours.hyp"))))
+    whole = []
+    for jobs in (1, 2):
+        out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", str(jobs)], env=env, timed=True)
+        _, wall, rtf = re.search(r"speed: ([\d.]+) s of audio decoded in ([\d.]+) s on \d+ workers; real-time factor ([\d.]+)", out).groups()
+        whole.append((jobs, cpu, rss, float(wall), float(rtf)))
+        loads.append(load_average())
+    _, startup_cpu, startup_rss = run([BINARY, "recognize", os.path.join(ROOT, "Samples", "no-flight.wav")], env=env, timed=True)
+    relative = os.path.relpath(manifest, ROOT) if os.path.abspath(manifest).startswith(ROOT) else manifest
+    text = [f"The first {len(rows)} clips of `{relative}` ({audio:.1f} s of audio), {os.cpu_count()} cores, load average "
+            f"{min(loads):.1f}–{max(loads):.1f} while measuring: CPU time (user + system, `/usr/bin/time`) is what the load "
+            "inflates least; wall-clock figures are only meaningful on idle cores.\n",
+            "Today's grammar alone, on the same 16 kHz samples (`sox -D CLIP -r 16000`), the same grammar and dictionary "
+            "(`flightvoice recognize --write-grammar DIR`, Debian's dictionary plus the words it adds) and the same "
+            "decoder settings (beams 1e-80/1e-80/1e-60, `-lw 6.5 -wip 0.65 -topn 4 -remove_silence no`); CPU per audio "
+            "second is (CPU of the run − CPU of a run without clips) / audio seconds:\n",
+            "| decoder | CPU s per audio s | start-up CPU (s) | peak RSS, start-up only (MB) | peak RSS (MB) |",
+            "|---|---|---|---|---|",
+            f"| `pocketsphinx_batch` (Debian's 0.8+5prealpha) | {(c_all - c_start) / audio:.3f} | {c_start:.2f} | {c_start_rss:.0f} | {c_rss:.0f} |",
+            f"| our today's-grammar pass (`decoder-benchmark`) | {(o_all - o_start) / audio:.3f} | {o_start:.2f} | {o_start_rss:.0f} | {o_rss:.0f} |",
+            "",
+            f"Both heard the same words in {same} of {len(rows)} clips. Commands: `pocketsphinx_batch -hmm MODEL -dict DICT "
+            "-jsgf today.jsgf -adcin yes -adchdr 0 -cepdir RAW -cepext .raw -ctl LIST …` and `decoder-benchmark DIR LIST`, "
+            "each under `/usr/bin/time` (scripts/benchmarks/make-benchmarks.py).\n",
+            "The whole recognizer (audio preparation, today's grammar, phone loop, open grammar, the rival where it can "
+            "change the decision, the decision), `flightvoice eval CLIPS --jobs N` (process CPU includes start-up):\n",
+            "| workers | CPU s per audio s (all passes) | peak RSS (MB) | wall (s) | real-time factor per worker (wall) |",
+            "|---|---|---|---|---|"]
+    for jobs, cpu, rss, wall, rtf in whole:
+        text.append(f"| {jobs} | {cpu / audio:.3f} | {rss:.0f} | {wall:.1f} | {rtf:.3f} |")
+    text.append(f"\nStart-up of the whole recognizer (load its decoders and today's grammar, answer one 1.6 s clip, "
+                f"`flightvoice recognize Samples/no-flight.wav`): {startup_cpu:.2f} s of CPU, peak RSS {startup_rss:.0f} MB.")
+    return text
+
+def replace_section(path, heading, lines):
+    """Replaces the section under `heading` (up to the next `## `) in the file at `path` with `lines`."""
+    text = open(path).read()
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    end = len(text) if end < 0 else end + 1
+    with open(path, "w") as f:
+        f.write(text[:start] + heading + "\n\n" + "\n".join(lines) + "\n\n" + text[end:])
 
 def subset(manifest, every, out):
     lines = open(manifest).read().splitlines()
@@ -47,10 +150,22 @@ def main():
                         help="a make-human-set.py folder (held-out human voices); skipped when it has no dev.tsv")
     parser.add_argument("--every", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
+    parser.add_argument("--speed-only", action="store_true", help="measure speed only and replace the Speed section of --out")
+    parser.add_argument("--speed-manifest", help="clips for speed (default: the held-out dev split, else the samples)")
+    parser.add_argument("--speed-clips", type=int, default=40)
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     seed = os.path.join(work, "seed.sqlite")
     run([BINARY, "db", "status", "--db", seed])
+    speed_manifest = options.speed_manifest
+    if speed_manifest is None:
+        dev = os.path.join(options.training_set, "dev.tsv")
+        speed_manifest = dev if os.path.exists(dev) else os.path.join(ROOT, "Samples", "manifest.tsv")
+    if options.speed_only:
+        replace_section(options.out, "## Speed", speed_section(speed_manifest, options.speed_clips, seed, work))
+        print(f"updated the Speed section of {options.out}")
+        return
     sets, notes = [], []
 
     if os.path.exists(os.path.join(options.corpus, "manifest.tsv")):
@@ -74,16 +189,7 @@ def main():
         evaluate(part, seed, features, extra=("--calibrated-decision",))
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
 
-    # Speed: the held-out dev part (or the samples) with one and with two workers.
-    speed_manifest = os.path.join(ROOT, "Samples", "manifest.tsv")
-    for name, _, manifest in sets:
-        if name.startswith("held-out espeak"): speed_manifest = os.path.join(options.training_set, "dev-benchmark.tsv")
-    speed = []
-    for jobs in (1, 2):
-        out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", speed_manifest, "--jobs", str(jobs), "--db", seed], timed=True)
-        audio, wall, rtf = re.search(r"speed: ([\d.]+) s of audio decoded in ([\d.]+) s on \d+ workers; real-time factor ([\d.]+)", out).groups()
-        speed.append((jobs, float(audio), float(wall), float(rtf), cpu, rss))
-    _, startup_cpu, startup_rss = run([BINARY, "recognize", os.path.join(ROOT, "Samples", "no-flight.wav"), "--db", seed], timed=True)
+    speed = speed_section(speed_manifest, options.speed_clips, seed, work)
 
     with open(options.out, "w") as out:
         sys.stdout = out
@@ -93,11 +199,7 @@ def main():
               "on the named set; the two decisions are replayed on the same decodes by `scripts/benchmarks/summarize.py`.\n")
         for note in notes: print(f"- {note}")
         print("\n## Speed\n")
-        print("| workers | audio (s) | wall (s) | real-time factor per worker | CPU s per audio s | peak RSS (MB) |\n|---|---|---|---|---|---|")
-        for jobs, audio, wall, rtf, cpu, rss in speed:
-            print(f"| {jobs} | {audio:.1f} | {wall:.1f} | {rtf:.3f} | {cpu / audio:.3f} | {rss:.0f} |")
-        print(f"\nStart-up (load four models and today's grammar, answer one short clip): {startup_cpu:.2f} s of CPU, "
-              f"peak RSS {startup_rss:.0f} MB (`flightvoice recognize Samples/no-flight.wav`). Clips: `{os.path.relpath(speed_manifest, ROOT)}`.")
+        print("\n".join(speed))
         print("\n## Accuracy\n")
         summarize.report(TRAINING_FEATURES, sets, {name for name, _, _ in sets if name.startswith("held-out")})
         sys.stdout = sys.__stdout__

@@ -17,6 +17,7 @@ enum RecognizeCommand: Command {
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once, one decoder each (default: all cores)."),
         .value("--raw-rate", valueName: "HZ", help: "Read headerless files as 16-bit little-endian mono PCM at HZ."),
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
+        .value("--write-grammar", valueName: "DIR", help: "Write today's grammar to DIR/today.jsgf and the pronunciations it adds to the dictionary to DIR/added.dict (to decode the same grammar with pocketsphinx_batch); no clips needed."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
@@ -26,12 +27,16 @@ enum RecognizeCommand: Command {
     "-" reads one clip from standard input. Every clip gets one output record, in the order given, even when it
     cannot be read. A summary goes to standard error, and a progress bar when standard error is a terminal.
 
-    exit codes: 0 every clip processed · 1 some clips could not be read · 64 usage · 69 speech model unusable · 74 database · 76 database server unreachable
+    exit codes: 0 every clip processed · 1 some clips could not be read · 64 usage · 69 speech model unusable · 74 database or --out/--write-grammar files · 76 database server unreachable
     """
 
     enum Format: String { case text, jsonl, transcribe }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        if let grammarFolder = arguments.value("write-grammar") {
+            try writeGrammar(to: grammarFolder, arguments: arguments, context: context)
+            if arguments.positionals.isEmpty { return .success }
+        }
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "name the clips or folders to recognize, or - for standard input") }
         let format = Format(rawValue: try arguments.choice("format", from: ["text", "jsonl", "transcribe"]) ?? "text")!
         let outputFolder = arguments.value("out")
@@ -75,6 +80,24 @@ enum RecognizeCommand: Command {
         for failure in writeFailures.withLock({ $0 }) { context.console.printError("flightvoice recognize: cannot write \(failure)") }
         if !writeFailures.withLock({ $0 }).isEmpty { return .ioError }
         return all.contains { $0.answer.status == .error } ? .someInputsFailed : .success
+    }
+
+    /// Writes today's grammar and the dictionary entries the recognizer adds for it: with Debian's dictionary, what
+    /// today's-grammar pass decodes against.
+    private static func writeGrammar(to folder: String, arguments: ParsedArguments, context: CommandContext) throws {
+        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let recognizer = try SpokenQueryAnswerer(flights: store, configuration: try RecognizerOptions.configuration(arguments), now: context.now)
+            .makeRecognizer()
+        try createFolder(folder)
+        let added = recognizer.addedPronunciations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
+        for (name, text) in [("today.jsgf", recognizer.grammar.jsgf), ("added.dict", added)] {
+            let file = URL(fileURLWithPath: folder).appendingPathComponent(name)
+            do {
+                try text.write(to: file, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure(message: "cannot write \(file.path): \(error.localizedDescription)", exitCode: .ioError)
+            }
+        }
     }
 
     private static func createFolder(_ path: String) throws {

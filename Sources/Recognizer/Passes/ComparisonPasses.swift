@@ -18,7 +18,7 @@ final class ComparisonPasses: @unchecked Sendable {
 
     private let phoneLoop: PhoneLoopPass
     private let openGrammar: OpenGrammarPass
-    private let samples: [Int16]
+    private let cepstra: Cepstra
     private var outcome: Result<Output, any Error>?
     private var helper: Thread?
     private let done = DispatchSemaphore(value: 0)
@@ -27,10 +27,11 @@ final class ComparisonPasses: @unchecked Sendable {
     /// CPU seconds the two passes took (read after `finish`).
     private(set) var cpuSeconds = 0.0
 
-    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, samples: [Int16]) {
+    /// Decodes `cepstra`, the utterance's (computed once for every pass).
+    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, cepstra: Cepstra) {
         self.phoneLoop = phoneLoop
         self.openGrammar = openGrammar
-        self.samples = samples
+        self.cepstra = cepstra
     }
 
     /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
@@ -72,8 +73,8 @@ final class ComparisonPasses: @unchecked Sendable {
         let cpuBefore = ThreadCPUClock.seconds()
         defer { cpuSeconds = ThreadCPUClock.seconds() - cpuBefore }
         outcome = Result {
-            let phones = try phoneLoop.decode(samples)
-            let open = try openGrammar.decode(samples)
+            let phones = try phoneLoop.decode(cepstra)
+            let open = try openGrammar.decode(cepstra)
             return Output(phones: phones, openText: open.text, openSegments: open.segments)
         }
     }

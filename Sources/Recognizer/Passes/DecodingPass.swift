@@ -48,6 +48,14 @@ extension DecodingPass {
         try feed(samples[...])
         return try end()
     }
+
+    /// Decodes a whole utterance from its cepstra, computed once for all passes (`PocketSphinxDecoder.cepstra(of:)`):
+    /// the same output as `decode(_:)` of its samples, without this pass's decoder running its front end again.
+    func decode(_ cepstra: Cepstra) throws -> Output {
+        try begin()
+        try utterance.end(with: cepstra)
+        return try readOutput()
+    }
 }
 
 /// A pass's decoder, its active grammar search and the utterance being fed to it.
@@ -76,6 +84,14 @@ final class PassUtterance {
     /// there) and activates `jsgf` under a new search name (reusing a name for a new grammar crashed this library
     /// version), dropping the previous search.
     func install(_ jsgf: String, words: [String], pronunciations: inout [String: String]) throws {
+        let old = searchName
+        _ = try installKeepingPrevious(jsgf, words: words, pronunciations: &pronunciations)
+        if let old { decoder.removeSearch(old) }
+    }
+
+    /// `install`, but the previous search stays in the decoder (to `activate` again later, or `remove`); returns the
+    /// new search's name.
+    func installKeepingPrevious(_ jsgf: String, words: [String], pronunciations: inout [String: String]) throws -> String {
         var added: [String: String] = [:]
         let missing = words.filter { decoder.pronunciation(of: $0) == nil }
         for word in missing {
@@ -88,8 +104,20 @@ final class PassUtterance {
         searchGeneration += 1
         let name = "\(searchPrefix)\(searchGeneration)"
         try decoder.useGrammar(jsgf, name: name)
-        if let old = searchName { decoder.removeSearch(old) }
         searchName = name
+        return name
+    }
+
+    /// Makes a search kept by `installKeepingPrevious` the active one again.
+    func activate(_ name: String) throws {
+        try decoder.activate(name)
+        searchName = name
+    }
+
+    /// Drops a kept search that is not the active one.
+    func remove(_ name: String) {
+        guard name != searchName else { return }
+        decoder.removeSearch(name)
     }
 
     func begin(feeding: PassFeeding) throws {
@@ -127,6 +155,21 @@ final class PassUtterance {
         }
         self.feeding = nil
         pending = []
+        try decoder.endUtterance()
+    }
+
+    /// Ends a whole-utterance decode begun without samples by decoding `cepstra` (see `DecodingPass.decode(_:)`).
+    func end(with cepstra: Cepstra) throws {
+        guard feeding == .wholeUtterance, pending.isEmpty else {
+            throw RecognizerError(operation: "end decoding pass", context: "cepstra end a whole utterance begun without samples")
+        }
+        do {
+            try decoder.process(cepstra)
+        } catch {
+            abandon()
+            throw error
+        }
+        feeding = nil
         try decoder.endUtterance()
     }
 

@@ -27,16 +27,16 @@ final class RivalPrediction: @unchecked Sendable {
     private var isPredicted = false
     private var spentSeconds = 0.0
 
-    /// Starts predicting on a helper thread: `predictor` reads `samples` with `grammar`, then `rival` decodes them
+    /// Starts predicting on a helper thread: `predictor` reads `cepstra` with `grammar`, then `rival` decodes them
     /// against `vocabulary` less the flights read (`pronunciations`: the words added to the dictionaries so far).
     /// `after` the comparison passes (their `finish`, waited for on the helper thread).
     init(predictor: GrammarPass, rival: RivalPass, grammar: FlightGrammar, vocabulary: FlightVocabulary,
-         pronunciations: [String: String], samples: [Int16], after comparisons: ComparisonPasses) {
+         pronunciations: [String: String], cepstra: Cepstra, after comparisons: ComparisonPasses) {
         let passes = UncheckedPasses(predictor: predictor, rival: rival)
         let thread = Thread { [self] in
             comparisons.waitUntilDone()
             let cpuBefore = ThreadCPUClock.seconds()
-            let flights = (try? passes.predictor.decode(samples)).map { grammar.flights(in: $0.text) } ?? []
+            let flights = (try? passes.predictor.decode(cepstra)).map { grammar.flights(in: $0.text) } ?? []
             lock.withLock {
                 predicted = Set(flights)
                 isPredicted = true
@@ -45,7 +45,7 @@ final class RivalPrediction: @unchecked Sendable {
                 var added = pronunciations
                 outcome = Result {
                     try passes.rival.exclude(flights, from: vocabulary, pronunciations: &added)
-                    return try passes.rival.decode(samples)
+                    return try passes.rival.decode(cepstra)
                 }
             }
             let spent = ThreadCPUClock.seconds() - cpuBefore

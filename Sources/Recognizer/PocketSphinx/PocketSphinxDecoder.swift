@@ -125,6 +125,46 @@ final class PocketSphinxDecoder {
         try check("process audio") { ps_process_raw(handle, base, samples.count, 0, wholeUtterance ? 1 : 0) }
     }
 
+    /// The cepstra of a whole utterance of 16 kHz samples, computed by this decoder's front end as `process(_:wholeUtterance:
+    /// true)` computes them after a fresh stream (the same calls in the same order), so that decoders built with the same
+    /// front-end arguments can decode them with `process(_:)` instead of each computing them again. Leaves the front end
+    /// mid-stream: `startUtterance()` starts a fresh one.
+    func cepstra(of samples: UnsafeBufferPointer<Int16>) throws -> Cepstra {
+        guard let frontEnd = ps_get_fe(handle) else { throw RecognizerError(operation: "compute cepstra", context: "the decoder has no front end") }
+        let width = Int(fe_get_output_size(frontEnd))
+        guard let base = samples.baseAddress, samples.count > 0 else { return Cepstra(width: width, values: []) }
+        return try call("compute cepstra", failed: { $0 == nil }) { () -> Cepstra? in
+            fe_start_stream(frontEnd)
+            guard fe_start_utt(frontEnd) >= 0 else { return nil }
+            var remaining = samples.count
+            var frames: Int32 = 0
+            guard fe_process_frames(frontEnd, nil, &remaining, nil, &frames, nil) >= 0 else { return nil }
+            var values = [mfcc_t](repeating: 0, count: (Int(frames) + 1) * width)
+            var tail: Int32 = 0
+            let succeeded = values.withUnsafeMutableBufferPointer { buffer -> Bool in
+                var rows: [UnsafeMutablePointer<mfcc_t>?] = (0...Int(frames)).map { buffer.baseAddress! + $0 * width }
+                var next: UnsafePointer<Int16>? = base
+                remaining = samples.count
+                guard fe_start_utt(frontEnd) >= 0,
+                      fe_process_frames(frontEnd, &next, &remaining, &rows, &frames, nil) >= 0 else { return false }
+                return fe_end_utt(frontEnd, rows[Int(frames)], &tail) >= 0
+            }
+            guard succeeded else { return nil }
+            return Cepstra(width: width, values: Array(values.prefix((Int(frames) + Int(tail)) * width)))
+        }!
+    }
+
+    /// Feeds the cepstra of a whole utterance (see `cepstra(of:)`), normalized over the utterance like whole samples.
+    func process(_ cepstra: Cepstra) throws {
+        guard cepstra.frameCount > 0 else { return }
+        // The library normalizes the cepstra in place, so it works on a copy of its own.
+        var values = cepstra.values
+        try values.withUnsafeMutableBufferPointer { buffer in
+            var rows: [UnsafeMutablePointer<mfcc_t>?] = (0..<cepstra.frameCount).map { buffer.baseAddress! + $0 * cepstra.width }
+            try check("process cepstra") { ps_process_cep(handle, &rows, Int32(cepstra.frameCount), 0, 1) }
+        }
+    }
+
     /// Ends the utterance; the hypothesis, segments and n-best are then final.
     func endUtterance() throws {
         try check("end utterance") { ps_end_utt(handle) }
@@ -183,4 +223,16 @@ final class PocketSphinxDecoder {
             return result
         }
     }
+}
+
+/// The cepstral vectors of one utterance (one row of `width` values per 10 ms frame): what every decoding pass of the
+/// utterance starts from, computed once (`PocketSphinxDecoder.cepstra(of:)`).
+struct Cepstra: Sendable {
+    /// Values per frame.
+    let width: Int
+    /// The frames' values, row after row.
+    let values: [Float]
+
+    /// Frames held.
+    var frameCount: Int { width > 0 ? values.count / width : 0 }
 }
