@@ -1,7 +1,7 @@
 // Today's-grammar pass alone on a list of clips, to compare with `pocketsphinx_batch` on the same grammar and samples
 // (scripts/benchmarks/make-benchmarks.py runs both).
 //
-//   decoder-benchmark [--calibrated-decision] GRAMMAR_DIR LIST [HYPOTHESES]
+//   decoder-benchmark [--hand-thresholds] GRAMMAR_DIR LIST [HYPOTHESES]
 //
 // GRAMMAR_DIR holds today.jsgf and added.dict (`flightvoice recognize --write-grammar GRAMMAR_DIR`); LIST names one
 // headerless 16 kHz 16-bit little-endian mono file per line (an empty list measures start-up alone). Prints the thread
@@ -11,7 +11,7 @@ import Foundation
 import Recognizer
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("decoder-benchmark: \(message)\nusage: decoder-benchmark [--calibrated-decision] GRAMMAR_DIR LIST [HYPOTHESES]\n".utf8))
+    FileHandle.standardError.write(Data("decoder-benchmark: \(message)\nusage: decoder-benchmark [--hand-thresholds] GRAMMAR_DIR LIST [HYPOTHESES]\n".utf8))
     exit(64)
 }
 
@@ -23,8 +23,8 @@ func threadCPUSeconds() -> Double {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var configuration = RecognizerConfiguration()
-if arguments.first == "--calibrated-decision" {
-    configuration.selectCalibratedDecision()
+if arguments.first == "--hand-thresholds" {
+    configuration.selectHandThresholds()
     arguments.removeFirst()
 }
 guard arguments.count == 2 || arguments.count == 3 else { usage("name the grammar folder and the list of clips") }

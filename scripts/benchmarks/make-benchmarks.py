@@ -74,20 +74,24 @@ def speed_section(manifest, clips, seed, work):
     for listing, entries in [("empty", []), ("ctl", names)]:
         with open(os.path.join(speed_dir, listing + ".txt"), "w") as f: f.write("".join(e + "\n" for e in entries))
     with open(os.path.join(speed_dir, "raw.txt"), "w") as f: f.write("".join(os.path.join(raw_dir, n + ".raw\n") for n in names))
-    # RecognizerConfiguration's defaults for today's grammar.
-    batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", os.path.join(MODEL, "en-us"), "-dict", dictionary,
-             "-jsgf", os.path.join(grammar, "today.jsgf"), "-samprate", "16000", "-beam", "1e-80", "-pbeam", "1e-80",
-             "-wbeam", "1e-60", "-lw", "6.5", "-wip", "0.65", "-topn", "4", "-remove_silence", "no",
-             "-adcin", "yes", "-adchdr", "0", "-cepdir", raw_dir, "-cepext", ".raw", "-logfn", "/dev/null"]
+    # Today's grammar at RecognizerConfiguration's beams: the default, and `--hand-thresholds`' wide ones.
+    comparisons = []
     loads = [load_average()]
-    _, c_start, c_start_rss = run(batch + ["-ctl", os.path.join(speed_dir, "empty.txt"), "-hyp", os.path.join(speed_dir, "empty.hyp")], timed=True)
-    _, c_all, c_rss = run(batch + ["-ctl", os.path.join(speed_dir, "ctl.txt"), "-hyp", os.path.join(speed_dir, "batch.hyp")], timed=True)
-    ours = ["nice", "-n", "10", DECODER_BENCHMARK, grammar]
-    _, o_start, o_start_rss = run(ours + [os.path.join(speed_dir, "empty.txt")], timed=True)
-    _, o_all, o_rss = run(ours + [os.path.join(speed_dir, "raw.txt"), os.path.join(speed_dir, "ours.hyp")], timed=True)
-    loads.append(load_average())
-    def words(path): return [re.sub(r"\s*\([^()]*\)$", "", line) for line in open(path).read().splitlines()]
-    same = sum(a == b for a, b in zip(words(os.path.join(speed_dir, "batch.hyp")), words(os.path.join(speed_dir, "ours.hyp"))))
+    for label, beams, flags in [("default", ("1e-60", "1e-60", "1e-45"), []),
+                                ("`--hand-thresholds`", ("1e-80", "1e-80", "1e-60"), ["--hand-thresholds"])]:
+        batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", os.path.join(MODEL, "en-us"), "-dict", dictionary,
+                 "-jsgf", os.path.join(grammar, "today.jsgf"), "-samprate", "16000", "-beam", beams[0], "-pbeam", beams[1],
+                 "-wbeam", beams[2], "-lw", "6.5", "-wip", "0.65", "-topn", "4", "-remove_silence", "no",
+                 "-adcin", "yes", "-adchdr", "0", "-cepdir", raw_dir, "-cepext", ".raw", "-logfn", "/dev/null"]
+        _, c_start, c_start_rss = run(batch + ["-ctl", os.path.join(speed_dir, "empty.txt"), "-hyp", os.path.join(speed_dir, "empty.hyp")], timed=True)
+        _, c_all, c_rss = run(batch + ["-ctl", os.path.join(speed_dir, "ctl.txt"), "-hyp", os.path.join(speed_dir, "batch.hyp")], timed=True)
+        ours = ["nice", "-n", "10", DECODER_BENCHMARK] + flags + [grammar]
+        _, o_start, o_start_rss = run(ours + [os.path.join(speed_dir, "empty.txt")], timed=True)
+        _, o_all, o_rss = run(ours + [os.path.join(speed_dir, "raw.txt"), os.path.join(speed_dir, "ours.hyp")], timed=True)
+        loads.append(load_average())
+        def words(path): return [re.sub(r"\s*\([^()]*\)$", "", line) for line in open(path).read().splitlines()]
+        same = sum(a == b for a, b in zip(words(os.path.join(speed_dir, "batch.hyp")), words(os.path.join(speed_dir, "ours.hyp"))))
+        comparisons.append((label, "/".join(beams), c_start, c_all, c_start_rss, c_rss, o_start, o_all, o_start_rss, o_rss, same))
     whole = []
     for jobs in (1, 2):
         out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", str(jobs)], env=env, timed=True)
@@ -101,16 +105,17 @@ def speed_section(manifest, clips, seed, work):
             "inflates least; wall-clock figures are only meaningful on idle cores.\n",
             "Today's grammar alone, on the same 16 kHz samples (`sox -D CLIP -r 16000`), the same grammar and dictionary "
             "(`flightvoice recognize --write-grammar DIR`, Debian's dictionary plus the words it adds) and the same "
-            "decoder settings (beams 1e-80/1e-80/1e-60, `-lw 6.5 -wip 0.65 -topn 4 -remove_silence no`); CPU per audio "
-            "second is (CPU of the run − CPU of a run without clips) / audio seconds:\n",
-            "| decoder | CPU s per audio s | start-up CPU (s) | peak RSS, start-up only (MB) | peak RSS (MB) |",
-            "|---|---|---|---|---|",
-            f"| `pocketsphinx_batch` (Debian's 0.8+5prealpha) | {(c_all - c_start) / audio:.3f} | {c_start:.2f} | {c_start_rss:.0f} | {c_rss:.0f} |",
-            f"| our today's-grammar pass (`decoder-benchmark`) | {(o_all - o_start) / audio:.3f} | {o_start:.2f} | {o_start_rss:.0f} | {o_rss:.0f} |",
-            "",
-            f"Both heard the same words in {same} of {len(rows)} clips. Commands: `pocketsphinx_batch -hmm MODEL -dict DICT "
-            "-jsgf today.jsgf -adcin yes -adchdr 0 -cepdir RAW -cepext .raw -ctl LIST …` and `decoder-benchmark DIR LIST`, "
-            "each under `/usr/bin/time` (scripts/benchmarks/make-benchmarks.py).\n",
+            "decoder settings (`-lw 6.5 -wip 0.65 -topn 4 -remove_silence no`, at the default's beams and at "
+            "`--hand-thresholds`' wide ones); CPU per audio second is (CPU of the run − CPU of a run without clips) / audio seconds:\n",
+            "| beams | decoder | CPU s per audio s | start-up CPU (s) | peak RSS, start-up only (MB) | peak RSS (MB) | same words as `pocketsphinx_batch` |",
+            "|---|---|---|---|---|---|---|"]
+    for label, beams, c_start, c_all, c_start_rss, c_rss, o_start, o_all, o_start_rss, o_rss, same in comparisons:
+        text += [f"| {label} ({beams}) | `pocketsphinx_batch` (Debian's 0.8+5prealpha) | {(c_all - c_start) / audio:.3f} | {c_start:.2f} | {c_start_rss:.0f} | {c_rss:.0f} | |",
+                 f"| {label} ({beams}) | our today's-grammar pass (`decoder-benchmark`) | {(o_all - o_start) / audio:.3f} | {o_start:.2f} | {o_start_rss:.0f} | {o_rss:.0f} | {same} of {len(rows)} |"]
+    text += ["",
+            "Commands: `pocketsphinx_batch -hmm MODEL -dict DICT "
+            "-jsgf today.jsgf -beam B -pbeam P -wbeam W -adcin yes -adchdr 0 -cepdir RAW -cepext .raw -ctl LIST …` and "
+            "`decoder-benchmark [--hand-thresholds] DIR LIST`, each under `/usr/bin/time` (scripts/benchmarks/make-benchmarks.py).\n",
             "The whole recognizer (audio preparation, today's grammar, phone loop, open grammar, the rival where it can "
             "change the decision, the decision), `flightvoice eval CLIPS --jobs N` (process CPU includes start-up):\n",
             "| workers | CPU s per audio s (all passes) | peak RSS (MB) | wall (s) | real-time factor per worker (wall) |",
