@@ -2,7 +2,8 @@
 """Adapts PocketSphinx's en-us acoustic model to FlightVoice's queries, voices, noise and channels.
 
     nice -n 10 scripts/acoustic-model/adapt-model.py TRAINING_SET OUT_MODEL [--method mllr+map] [--band wide|telephone]
-                                                     [--work DIR] [--stock /usr/share/pocketsphinx/model/en-us/en-us]
+                                                     [--work DIR] [--jobs N]
+                                                     [--stock /usr/share/pocketsphinx/model/en-us/en-us]
 
 TRAINING_SET is a folder made by scripts/training-data/make-training-set.py; only its `train.tsv` rows are used
 (never dev or check, never ../shared/corpus). OUT_MODEL receives a complete model folder for `flightvoice --model`.
@@ -122,21 +123,36 @@ def features(model, work):
         "-ei", "wav", "-eo", "mfc", "-mswav", "yes", log=os.path.join(work, "sphinx_fe.log"))
 
 
-def collect(model, work, accumulators):
-    """bw: statistics of the training clips aligned to their transcripts under `model`."""
-    shutil.rmtree(accumulators, ignore_errors=True)
-    os.makedirs(accumulators)
-    run(f"{SPHINXTRAIN}/bw", "-hmmdir", model, "-moddeffn", os.path.join(model, "mdef.txt"), *MODEL_ARGUMENTS,
-        "-dictfn", os.path.join(work, "train.dict"), "-fdictfn", os.path.join(model, "noisedict"),
-        "-ctlfn", os.path.join(work, "train.fileids"), "-lsnfn", os.path.join(work, "train.transcription"),
-        "-cepdir", os.path.join(work, "feat"), "-cepext", "mfc", "-accumdir", accumulators, "-timing", "no",
-        log=os.path.join(work, "bw.log"))
+def collect(model, work, accumulators, jobs):
+    """bw: statistics of the training clips aligned to their transcripts under `model`, in `jobs` parts at once (one
+    accumulator folder each; mllr_solve and map_adapt add them up). Returns the folders."""
+    folders = [accumulators] if jobs == 1 else [f"{accumulators}.{part}" for part in range(1, jobs + 1)]
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    arguments = ["-hmmdir", model, "-moddeffn", os.path.join(model, "mdef.txt"), *MODEL_ARGUMENTS,
+                 "-dictfn", os.path.join(work, "train.dict"), "-fdictfn", os.path.join(model, "noisedict"),
+                 "-ctlfn", os.path.join(work, "train.fileids"), "-lsnfn", os.path.join(work, "train.transcription"),
+                 "-cepdir", os.path.join(work, "feat"), "-cepext", "mfc", "-timing", "no"]
+    if jobs == 1:
+        run(f"{SPHINXTRAIN}/bw", *arguments, "-accumdir", accumulators, log=os.path.join(work, "bw.log"))
+        return folders
+    parts = []
+    for part, folder in enumerate(folders, start=1):
+        log = open(os.path.join(work, f"bw.{part}.log"), "w")
+        parts.append((subprocess.Popen([f"{SPHINXTRAIN}/bw", *map(str, arguments), "-accumdir", folder,
+                                        "-part", str(part), "-npart", str(jobs)], stdout=log, stderr=log), log))
+    for process, log in parts:
+        process.wait()
+        log.close()
+        if process.returncode != 0: sys.exit(f"failed: bw part, see {log.name}")
+    return folders
 
 
 def mllr(model, work, accumulators, out_model):
     matrix = os.path.join(work, "mllr_matrix")
     run(f"{SPHINXTRAIN}/mllr_solve", "-meanfn", os.path.join(model, "means"), "-varfn", os.path.join(model, "variances"),
-        "-outmllrfn", matrix, "-accumdir", accumulators, log=os.path.join(work, "mllr.log"))
+        "-outmllrfn", matrix, "-accumdir", ",".join(accumulators), log=os.path.join(work, "mllr.log"))
     run(f"{SPHINXTRAIN}/mllr_transform", "-inmeanfn", os.path.join(model, "means"),
         "-outmeanfn", os.path.join(out_model, "means"), "-mllrmat", matrix, log=os.path.join(work, "mllr.log"))
 
@@ -145,7 +161,7 @@ def map_adapt(model, accumulators, out_model, work):
     run(f"{SPHINXTRAIN}/map_adapt", "-moddeffn", os.path.join(model, "mdef.txt"), "-ts2cbfn", ".ptm.",
         "-meanfn", os.path.join(model, "means"), "-varfn", os.path.join(model, "variances"),
         "-mixwfn", os.path.join(model, "mixture_weights"), "-tmatfn", os.path.join(model, "transition_matrices"),
-        "-accumdir", accumulators, "-mwfloor", MIXTURE_WEIGHT_FLOOR, "-mapmeanfn", os.path.join(out_model, "means"),
+        "-accumdir", ",".join(accumulators), "-mwfloor", MIXTURE_WEIGHT_FLOOR, "-mapmeanfn", os.path.join(out_model, "means"),
         "-mapvarfn", os.path.join(out_model, "variances"), "-mapmixwfn", os.path.join(out_model, "mixture_weights"),
         "-maptmatfn", os.path.join(out_model, "transition_matrices"), log=os.path.join(work, "map.log"))
 
@@ -158,6 +174,7 @@ def main():
     parser.add_argument("--band", choices=["wide", "telephone"], default="wide")
     parser.add_argument("--work", help="scratch folder (default: OUT_MODEL.work)")
     parser.add_argument("--stock", default=STOCK)
+    parser.add_argument("--jobs", type=int, default=1, help="bw processes at once, each on its share of the clips")
     args = parser.parse_args()
     work = os.path.abspath(args.work or args.out_model.rstrip("/") + ".work")
     stock_copy, out_model = os.path.join(work, "stock"), os.path.abspath(args.out_model)
@@ -172,7 +189,7 @@ def main():
     features(stock_copy, work)
     accumulators = os.path.join(work, "accumulators")
     print("bw", file=sys.stderr)
-    collect(stock_copy, work, accumulators)
+    accumulators = collect(stock_copy, work, accumulators, args.jobs)
     staged = os.path.join(work, "staged")
     shutil.rmtree(staged, ignore_errors=True)
     shutil.copytree(stock_copy, staged)
@@ -183,8 +200,7 @@ def main():
         prior = stock_copy
         if args.method == "mllr+map":
             print("bw on the MLLR-transformed model", file=sys.stderr)
-            accumulators = os.path.join(work, "accumulators-after-mllr")
-            collect(staged, work, accumulators)
+            accumulators = collect(staged, work, os.path.join(work, "accumulators-after-mllr"), args.jobs)
             prior = staged
         print("map", file=sys.stderr)
         mapped = os.path.join(work, "mapped")
