@@ -74,38 +74,6 @@ import Testing
         }
     }
 
-    /// A recording with a quiet room around the words, as `recognize` gets it, and the same recording heard by the
-    /// kiosk (its own room before and after it): the decode keeps the same stretch of it, sample for sample, up to
-    /// where the live query's audio was cut, and as much of the room after it. (The prepared samples themselves differ only by
-    /// the faint noise floor, whose generator starts wherever the audio does.)
-    @Test func theLiveSegmentIsPreparedAsTheRecordingWouldBe() throws {
-        let configuration = RecognizerConfiguration()
-        let room = try TestFlights.samples("pink-noise.wav").map { Int16(clamping: Int($0) / 200) }
-        func roomFor(_ seconds: Double) -> [Int16] { (0..<Int(seconds * 16_000)).map { room[$0 % room.count] } }
-        let recording = roomFor(0.8) + (try TestFlights.samples("lx40.wav")) + roomFor(0.8)
-        let batch = PreparedUtterance(recording, configuration: configuration)
-        let batchKept = batch.keptFrames.samples(of: recording, samplesPerFrame: 160)
-        #expect(batch.keptFrames.ranges.count == 1 && batch.keptFrames.ranges[0].lowerBound > 0 && batch.keptFrames.ranges[0].upperBound < recording.count / 160,
-                "the recording has quiet to trim at both edges: \(batch.keptFrames.ranges)")
-
-        let live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary))
-        var decoded: [Int16]?
-        live.decodedAudio = { decoded = $0 }
-        let feed = LiveClipFeed(clip: recording, sampleRate: 16_000)
-        let finals = try live.events(for: feed, chunkSamples: Self.chunk).compactMap { event -> LiveUtterance? in
-            if case .final(let utterance) = event { utterance } else { nil }
-        }
-        let utterance = try #require(finals.first)
-        let audio = try #require(decoded)
-        let liveKept = PreparedUtterance(audio, configuration: configuration).keptFrames.samples(of: audio, samplesPerFrame: 160)
-        #expect(liveKept.count == batchKept.count, "the same length decoded: \(liveKept.count) against \(batchKept.count) samples")
-        // The answer is decoded from the audio up to the candidate end (the short quiet after the last word).
-        let heardUntil = Int(((utterance.speechEnd + EndpointerConfiguration().candidateSilenceSeconds) * 16_000).rounded()) - feed.clipStart
-        let heard = min(batchKept.count, heardUntil - batch.keptFrames.ranges[0].lowerBound * 160)
-        #expect(heard > 16_000 && Array(liveKept.prefix(heard)) == Array(batchKept.prefix(heard)),
-                "the same samples up to the end heard (\(heard) of \(batchKept.count))")
-    }
-
     @Test func aNoiseBurstAloneGivesNoResult() throws {
         let live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary))
         let burst = (0..<2400).map { Int16(truncatingIfNeeded: ($0 &* 7919 &+ 13) % 16_000 - 8000) }

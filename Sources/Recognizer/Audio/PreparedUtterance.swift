@@ -22,10 +22,6 @@ struct PreparedUtterance: Sendable {
         configuration.sampleRate / Int(FlightRecognizer.framesPerSecond)
     }
 
-    /// The step of the grid that levels are measured on, in samples: the loudness window's half-window stride, a
-    /// whole number of frames. Audio that starts on this grid is measured as the same audio cut anywhere else on it.
-    static func levelGridSamples(sampleRate: Int) -> Int { Int(Double(sampleRate) * AudioLevel.windowSeconds) / 2 }
-
     /// Prepares `raw` (16 kHz mono) as `configuration` says.
     init(_ raw: [Int16], configuration: RecognizerConfiguration) {
         let sampleRate = configuration.sampleRate

@@ -7,10 +7,8 @@ public struct LiveClipFeed: Sendable {
     public static let leadingBackgroundSeconds = 1.0
     /// Background played after the clip, in seconds: longer than the endpointer's longest trailing silence.
     public static let trailingBackgroundSeconds = 1.5
-    /// The clip's edges count as background where the decode would trim them as quiet: more than this many dB under
-    /// its loudest 100 ms (`RecognizerConfiguration.quietBelowLoudest`, by the same measure). A looser rule would
-    /// repeat the faint start of the first word as "background", which the decode then keeps as sound.
-    public static let backgroundBelowLoudest = RecognizerConfiguration().quietBelowLoudest
+    /// The clip's edges count as background when quieter than this many dB under its loudest 10 ms frame.
+    public static let backgroundBelowLoudest = 30.0
     /// Shortest stretch of the clip's own quiet worth repeating as background, in seconds.
     public static let shortestBackgroundSeconds = 0.1
 
@@ -23,11 +21,10 @@ public struct LiveClipFeed: Sendable {
     /// edges is fed as it is.
     public init(clip: [Int16], sampleRate: Int) {
         let frame = sampleRate / 100
-        let frameCount = clip.count / frame
-        let sounding = AudioLevel.keptFrames(AudioLevel.framePowers(clip, samplesPerFrame: frame), belowLoudest: Self.backgroundBelowLoudest,
-                                             edge: 0, gap: 0)
-        let leadingFrames = sounding.first?.lowerBound ?? 0
-        let trailingFrames = frameCount - (sounding.last?.upperBound ?? frameCount)
+        let levels = stride(from: 0, to: clip.count - frame + 1, by: frame).map { Endpointer.level(of: clip[$0..<($0 + frame)]) }
+        let floor = (levels.max() ?? -120) - Self.backgroundBelowLoudest
+        let leadingFrames = levels.firstIndex { $0 >= floor } ?? 0
+        let trailingFrames = levels.count - 1 - (levels.lastIndex { $0 >= floor } ?? (levels.count - 1))
         let shortest = Int(Self.shortestBackgroundSeconds * 100)
         let background: ArraySlice<Int16>
         if leadingFrames >= shortest {

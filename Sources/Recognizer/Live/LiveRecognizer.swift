@@ -41,15 +41,14 @@ public struct LiveUtterance: Sendable {
 /// How the live recognizer listens.
 public struct LiveConfiguration: Sendable {
     public var endpointer = EndpointerConfiguration()
-    /// The room before the detected start of speech handed to the decode with the utterance, in seconds. The decode's
-    /// own trimming keeps `RecognizerConfiguration.quietKeptAtEdgesSeconds` of quiet before the first sound (onsets of
-    /// "f" or "s" are quieter than the endpointer's threshold but not than the trimming's), as it does for a recorded
-    /// clip; it must be longer than that for the lead to be the trimming's choice. A lead fixed here instead (a
-    /// quarter second before the detected start) decoded another stretch than the recording's on nearly every clip.
+    /// Audio kept from before speech started, in seconds: the decode trims the quiet at the edges to
+    /// `RecognizerConfiguration.quietKeptAtEdgesSeconds` anyway, and onsets of "f" or "s" are quieter than the
+    /// endpointer's threshold.
     public var preRollSeconds = 1.0
-    /// The room after the last word handed to the decode, in seconds (the audio heard up to the end, then the room's
-    /// background): longer than the quiet the decode keeps, so the trimming decides there too.
-    public var roomAfterSeconds = 1.0
+    /// Audio before the detected start of speech that is decoded with the utterance, in seconds: enough for a soft
+    /// onset ("f", "s") that the endpointer's level threshold misses. More of the room before the words (the pre-roll
+    /// is a second) only pulls the decoder's cepstral mean towards silence.
+    public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
     /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
@@ -300,54 +299,30 @@ public final class LiveRecognizer {
         }
     }
 
-    /// The utterance as it is decoded: the room heard before speech started (`preRollSeconds`), the audio up to stream
-    /// sample `end`, then the room's own quiet until `roomAfterSeconds` follow `lastSpeech`. The decode trims the quiet
-    /// at both edges to `quietKeptAtEdgesSeconds` by the same rule as a recorded clip, so where the room is quiet the
-    /// lead decoded is exactly what `recognize` keeps of a recording of this query, not a stretch chosen here. In a
-    /// room too loud for that rule to find quiet (within `quietBelowLoudest` of the speech) it would decode all of
-    /// it; there the edges are cut to the same `quietKeptAtEdgesSeconds` around the speech the endpointer heard. The
-    /// quiet repeated after the end is the background heard before the speech started (the tail after `lastSpeech`
-    /// can still hold a word's faint ending, which repeated reads as more words); when there was none, the tail itself.
+    /// The utterance as it is decoded: the audio up to stream sample `end`, then the room's own quiet until the quiet
+    /// after `lastSpeech` is as long as the batch decode keeps. The quiet repeated is the background heard before the
+    /// speech started (the tail after `lastSpeech` can still hold a word's faint ending, which repeated reads as more
+    /// words); when there was none, the tail itself.
     private func utteranceAudio(until end: Int, lastSpeech: Int) -> [Int16] {
-        let firstStream = Self.alignedStart(max(audioStart, speechStart - Int(configuration.preRollSeconds * Double(sampleRate))), sampleRate: sampleRate)
-        let first = max(0, min(audio.count, firstStream - audioStart))
+        let first = max(0, min(audio.count, speechStart - Int(configuration.leadDecodedSeconds * Double(sampleRate)) - audioStart))
         var samples = Array(audio[first..<max(first, min(audio.count, end - audioStart))])
-        let wanted = Int(configuration.roomAfterSeconds * Double(sampleRate))
+        let wanted = Int(recognizer.configuration.quietKeptAtEdgesSeconds * Double(sampleRate))
         var trailing = max(0, end - lastSpeech)
         let margin = Int(configuration.endpointer.onsetWindowSeconds * Double(sampleRate))
         let before = max(0, min(audio.count, speechStart - audioStart - margin))
         let tail = max(0, min(audio.count, lastSpeech - audioStart))..<max(0, min(audio.count, end - audioStart))
-        let quiet = before > first ? Array(audio[first..<before]) : Array(audio[tail])
-        if !quiet.isEmpty {
-            while trailing < wanted {
-                let piece = quiet.prefix(wanted - trailing)
-                samples += piece
-                trailing += piece.count
-            }
-        }
-        let kept = PreparedUtterance(samples, configuration: recognizer.configuration).keptFrames.ranges
-        let samplesPerFrame = PreparedUtterance.samplesPerFrame(recognizer.configuration)
-        let edge = Int(recognizer.configuration.quietKeptAtEdgesSeconds * Double(sampleRate))
-        if let last = kept.last, last.upperBound >= samples.count / samplesPerFrame {
-            samples = Array(samples.prefix(max(0, lastSpeech + edge - firstStream)))
-        }
-        if let firstKept = kept.first, firstKept.lowerBound == 0 {
-            let cut = Self.alignedStart(speechStart - edge, sampleRate: sampleRate) - firstStream
-            if cut > 0, cut < samples.count { samples.removeFirst(cut) }
+        let quiet = before > 0 ? Array(audio[0..<before]) : Array(audio[tail])
+        guard !quiet.isEmpty else { return samples }
+        while trailing < wanted {
+            let piece = quiet.prefix(wanted - trailing)
+            samples += piece
+            trailing += piece.count
         }
         return samples
     }
 
-    /// The first stream sample at or after `sample` on the grid the batch preparation measures levels on (half its
-    /// loudness window, a whole number of 10 ms frames), so that a clip played after a whole number of such steps of
-    /// room is measured frame for frame as `recognize` measures it.
-    static func alignedStart(_ sample: Int, sampleRate: Int) -> Int {
-        let step = PreparedUtterance.levelGridSamples(sampleRate: sampleRate)
-        return (sample + step - 1) / step * step
-    }
-
     private func trimToPreRoll() {
-        let keep = Int(configuration.preRollSeconds * Double(sampleRate)) + PreparedUtterance.levelGridSamples(sampleRate: sampleRate) + unframed
+        let keep = Int(configuration.preRollSeconds * Double(sampleRate)) + unframed
         guard !inUtterance, audio.count > keep else { return }
         let drop = audio.count - keep
         audio.removeFirst(drop)
