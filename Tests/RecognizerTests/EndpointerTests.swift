@@ -57,6 +57,9 @@ struct EndpointerTests {
              expected: ["start", "end:maximum_length", "start", "end:end_of_audio"]),
         Case(name: "speech cut off by the end of the audio still ends", levels: frames(room, 1) + frames(voice, 1), completeAt: nil,
              expected: ["start", "end:end_of_audio"]),
+        Case(name: "a clock ticking after the query does not hold it open",
+             levels: frames(room, 1) + frames(voice, 1.2) + (0..<8).flatMap { _ in frames(room, 0.27) + frames(-40, 0.03) }, completeAt: nil,
+             expected: ["start", "candidate", "end:trailing_silence"]),
         Case(name: "a fan switching on is one sound, then learnt as noise", levels: frames(room, 1) + frames(-40, 6), completeAt: nil,
              expected: ["start", "candidate", "end:trailing_silence"]),
     ]

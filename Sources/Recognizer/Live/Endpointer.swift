@@ -154,8 +154,12 @@ public struct Endpointer: Sendable {
             hypothesisChangedAt = frame
             return .speechStarted(frame: max(0, start))
         case .speaking(let start, var speechFrames, var lastSpeech, var candidateSent):
-            if isSpeech {
-                speechFrames += 1
+            if isSpeech { speechFrames += 1 }
+            // Only sustained sound continues the query: a tick, a breath or a click in the room after the last word
+            // (a frame or three above the floor) must not restart the trailing silence, or a query in a room with
+            // such sounds ends only at the maximum length. Speech holds `onsetSpeechSeconds` within any
+            // `onsetWindowSeconds`, as at its start; a word's fading end is within the window of the word itself.
+            if isSpeech, recentSpeech.filter({ $0 }).count >= configuration.frames(configuration.onsetSpeechSeconds) {
                 lastSpeech = frame + 1
                 candidateSent = false
                 candidateNamesFlight = nil
@@ -166,6 +170,8 @@ public struct Endpointer: Sendable {
             var event: EndpointEvent?
             if length >= configuration.frames(configuration.maximumUtteranceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .maximumLength)
+            } else if isSpeech {
+                // Sound that may yet prove sustained: not quiet to end on.
             } else if hypothesisComplete, silence >= configuration.frames(configuration.completeSilenceSeconds),
                       end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .completeFlight)
