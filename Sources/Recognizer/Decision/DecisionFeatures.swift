@@ -85,17 +85,9 @@ public struct DecisionFeatures: Sendable {
     /// The lowest phone-loop ratio of any flight word: the worst fit of the flight itself, whatever the carrier words.
     public var lowestFlightWordRatio: Double? { flightWordIndices.map { words[$0].phoneLoopRatio }.min() }
     /// Frame-weighted mean of the open-grammar gap over the flight words; nil when the open grammar found no path.
-    public var flightWordsOpenGap: Double? {
-        let gaps = flightWordIndices.compactMap { index in words[index].openGrammarGap.map { ($0, words[index].frameCount) } }
-        guard !gaps.isEmpty else { return nil }
-        return gaps.reduce(0.0) { $0 + $1.0 * Double($1.1) } / Double(max(1, gaps.reduce(0) { $0 + $1.1 }))
-    }
+    public var flightWordsOpenGap: Double? { Self.frameWeightedMean(of: words, at: flightWordIndices) { $0.openGrammarGap } }
     /// Frame-weighted mean of the phone-loop ratio over the carrier words; nil when there are none.
-    public var carrierWordsRatio: Double? {
-        let carrier = carrierWordIndices
-        guard !carrier.isEmpty else { return nil }
-        return carrier.reduce(0.0) { $0 + words[$1].phoneLoopRatio * Double(words[$1].frameCount) } / Double(max(1, frames(of: carrier)))
-    }
+    public var carrierWordsRatio: Double? { Self.frameWeightedMean(of: words, at: carrierWordIndices) { $0.phoneLoopRatio } }
     /// Frames inside the words at `indices`.
     public func frames(of indices: [Int]) -> Int { indices.reduce(0) { $0 + words[$1].frameCount } }
 }
@@ -124,17 +116,18 @@ extension DecisionFeatures {
         let paces = segments.indices.map { index in
             reading.phoneCounts[index].map { Double(segments[index].frameCount) / Double(max(1, $0)) }
         }
-        words = segments.indices.map { index in
+        let words = segments.indices.map { index in
             Word(word: segments[index].word, startFrame: segments[index].startFrame, endFrame: segments[index].endFrame,
                  phoneLoopRatio: ratios[index], openGrammarGap: gaps?[index], framesPerPhone: paces[index])
         }
-        logLikelihoodRatio = Self.frameWeightedMean(ratios, over: segments, at: Array(segments.indices))
+        self.words = words
+        logLikelihoodRatio = Self.frameWeightedMean(of: words, at: Array(words.indices)) { $0.phoneLoopRatio } ?? 0
         // The same ratio over only the words that name the flight (airline and number), leaving out carrier words:
         // speech that is not a flight query often fits "where is" well and only the forced flight words badly.
         let flightWords = grammar.readings(of: segments.map { FlightRecognizer.baseWord($0.word) }).first.map { Array($0.words) }
             ?? Array(segments.indices)
         flightWordIndices = flightWords
-        flightWordsRatio = Self.frameWeightedMean(ratios, over: segments, at: flightWords)
+        flightWordsRatio = Self.frameWeightedMean(of: words, at: flightWords) { $0.phoneLoopRatio } ?? 0
         // The worst flight word against the open grammar, not the mean: a forced wrong flight usually differs from what
         // was said in one word.
         let flightGap = gaps.flatMap { gaps in flightWords.map { gaps[$0] }.min() }
@@ -175,9 +168,11 @@ extension DecisionFeatures {
         return Double(segment.acousticScore) * Double(shared) / Double(length)
     }
 
-    /// The mean of `values[i]` over `indices`, each weighted by the frames of `segments[i]`.
-    private static func frameWeightedMean(_ values: [Double], over segments: [PocketSphinxDecoder.Segment], at indices: [Int]) -> Double {
-        let frames = indices.reduce(0) { $0 + segments[$1].frameCount }
-        return indices.reduce(0.0) { $0 + values[$1] * Double(segments[$1].frameCount) } / Double(max(1, frames))
+    /// The mean of `value` over `words[indices]`, each weighted by its frames; words without a value are left out, and
+    /// nil when none has one.
+    private static func frameWeightedMean(of words: [Word], at indices: [Int], _ value: (Word) -> Double?) -> Double? {
+        let weighted = indices.compactMap { index in value(words[index]).map { ($0, words[index].frameCount) } }
+        guard !weighted.isEmpty else { return nil }
+        return weighted.reduce(0.0) { $0 + $1.0 * Double($1.1) } / Double(weighted.reduce(0) { $0 + $1.1 })
     }
 }
