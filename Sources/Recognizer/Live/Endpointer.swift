@@ -140,16 +140,22 @@ public struct Endpointer: Sendable {
         return frame + 1 - lastSpeech >= configuration.frames(configuration.decodedFlightSilenceSeconds)
     }
 
+    /// True when the last `onsetWindowSeconds` hold at least `onsetSpeechSeconds` of speech-loud frames: what starts a
+    /// query, and what continues one.
+    private var soundIsSustained: Bool {
+        recentSpeech.filter { $0 }.count >= configuration.frames(configuration.onsetSpeechSeconds)
+    }
+
     /// Takes the next frame's level (dBFS) and returns what that decided, if anything.
     public mutating func advance(level: Double) -> EndpointEvent? {
         defer { frame += 1 }
         let isSpeech = classify(level)
         switch state {
         case .waiting:
-            let onset = configuration.frames(configuration.onsetSpeechSeconds)
-            guard isSpeech, recentSpeech.filter({ $0 }).count >= onset else { return nil }
+            guard isSpeech, soundIsSustained else { return nil }
             let start = frame - configuration.frames(configuration.onsetWindowSeconds) + 1
-            state = .speaking(start: max(0, start), speechFrames: onset, lastSpeech: frame + 1, candidateSent: false)
+            state = .speaking(start: max(0, start), speechFrames: configuration.frames(configuration.onsetSpeechSeconds),
+                              lastSpeech: frame + 1, candidateSent: false)
             hypothesisComplete = false
             hypothesisChangedAt = frame
             return .speechStarted(frame: max(0, start))
@@ -159,7 +165,7 @@ public struct Endpointer: Sendable {
             // (a frame or three above the floor) must not restart the trailing silence, or a query in a room with
             // such sounds ends only at the maximum length. Speech holds `onsetSpeechSeconds` within any
             // `onsetWindowSeconds`, as at its start; a word's fading end is within the window of the word itself.
-            if isSpeech, recentSpeech.filter({ $0 }).count >= configuration.frames(configuration.onsetSpeechSeconds) {
+            if isSpeech, soundIsSustained {
                 lastSpeech = frame + 1
                 candidateSent = false
                 candidateNamesFlight = nil
