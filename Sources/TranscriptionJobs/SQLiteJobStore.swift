@@ -72,11 +72,7 @@ public final class SQLiteJobStore: TranscriptionJobStore {
         CREATE UNIQUE INDEX callbacks_by_key ON callbacks (delivery_key);
         """
 
-    private static let columns = """
-        name, status, language_code, media_format, media_sample_rate, max_alternatives, callback_url, media_path, media_uri,
-        output_bucket, output_key, created_ms, started_ms, completed_ms, failure_reason, answer_json, transcript_path, audio_ms,
-        lease_owner, lease_expires_ms, attempts, sequence
-        """
+    private static let columns = TranscriptionJob.storedColumns
 
     public func create(_ job: NewTranscriptionJob, now: Date) throws -> TranscriptionJob {
         try connection.withLock { database in
@@ -101,18 +97,13 @@ public final class SQLiteJobStore: TranscriptionJobStore {
     }
 
     public func list(status: JobStatus?, nextToken: String?, limit: Int) throws -> JobPage {
-        var after: Int64 = 0
-        if let nextToken {
-            guard let value = Int64(nextToken), value > 0 else { throw JobStoreError.invalidToken(nextToken) }
-            after = value
-        }
+        let after = try JobPage.sequence(after: nextToken)
         return try connection.withLock { database in
             let rows = try database.query(
                 "SELECT \(Self.columns) FROM jobs WHERE sequence > ?1 AND (?2 IS NULL OR status = ?2) ORDER BY sequence LIMIT ?3",
-                [.integer(after), .optionalText(status?.rawValue), .integer(Int64(limit + 1))]
-            ) { (job: Self.job(from: $0), sequence: $0.integer(at: 21)) }
-            let page = rows.prefix(limit)
-            return JobPage(jobs: page.map(\.job), nextToken: rows.count > limit ? page.last.map { String($0.sequence) } : nil)
+                [.integer(after), .optionalText(status?.rawValue), .integer(Int64(limit + 1))],
+                read: { TranscriptionJob.pageEntry(storedRow: $0) })
+            return JobPage.page(of: rows, limit: limit)
         }
     }
 
@@ -254,20 +245,7 @@ public final class SQLiteJobStore: TranscriptionJobStore {
     // MARK: Rows
 
     private static func job(named name: String, in database: SQLiteConnection) throws -> TranscriptionJob? {
-        try database.query("SELECT \(columns) FROM jobs WHERE name = ?1", [.text(name)], read: job(from:)).first
-    }
-
-    private static func job(from row: SQLiteStatement) -> TranscriptionJob {
-        let request = NewTranscriptionJob(
-            name: row.text(at: 0), languageCode: row.text(at: 2), mediaFormat: row.optionalText(at: 3), mediaSampleRateHertz: row.optionalInteger(at: 4),
-            maxAlternatives: row.optionalInteger(at: 5), callbackURL: row.optionalText(at: 6), mediaPath: row.text(at: 7), mediaURI: row.optionalText(at: 8),
-            outputBucket: row.optionalText(at: 9), outputKey: row.optionalText(at: 10))
-        return TranscriptionJob(
-            request: request, status: JobStatus(rawValue: row.text(at: 1)) ?? .failed,
-            createdAt: date(Int64(row.integer(at: 11)))!, startedAt: date(row.optionalInteger(at: 12).map(Int64.init)),
-            completedAt: date(row.optionalInteger(at: 13).map(Int64.init)), failureReason: row.optionalText(at: 14), answerJSON: row.optionalText(at: 15),
-            transcriptPath: row.optionalText(at: 16), audioSeconds: row.optionalInteger(at: 17).map { Double($0) / 1000 },
-            leaseOwner: row.optionalText(at: 18), leaseExpiresAt: date(row.optionalInteger(at: 19).map(Int64.init)), attempts: row.integer(at: 20))
+        try database.query("SELECT \(columns) FROM jobs WHERE name = ?1", [.text(name)], read: { TranscriptionJob(storedRow: $0) }).first
     }
 
     static func milliseconds(_ date: Date) -> Int64 { JobStoreClock.milliseconds(date) }
@@ -279,4 +257,11 @@ public struct JobStoreFileError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let problem: String
     public var description: String { "the jobs database \(path) cannot be used: \(problem)" }
+}
+
+extension SQLiteStatement: StoredJobRow {
+    package func text(at index: Int) -> String { text(at: Int32(index)) }
+    package func optionalText(at index: Int) -> String? { optionalText(at: Int32(index)) }
+    package func integer(at index: Int) -> Int { integer(at: Int32(index)) }
+    package func optionalInteger(at index: Int) -> Int? { optionalInteger(at: Int32(index)) }
 }
