@@ -36,6 +36,8 @@ public struct LiveUtterance: Sendable {
     /// Seconds that decode takes on two idle cores, from its threads' CPU time: the longer of today's grammar with the
     /// decision (and the rival when decoded after it) and the comparison passes (and the predicted rival when used).
     public let decodeIdleCoresSeconds: Double
+    /// True when that decode's rival was the one decoded alongside for the streaming hypothesis's flights.
+    public let rivalDecodedAlongside: Bool
 }
 
 /// How the live recognizer listens.
@@ -51,12 +53,10 @@ public struct LiveConfiguration: Sendable {
     public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
-    /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
-    /// the rival is off the critical path when the prediction holds; the result is the same either way. Off: on this
-    /// 2-core machine at a load average of 2 it made the answering decode slower, not faster (`bench-live` median 0.73 s
-    /// against 0.45 s on the same clips, 0.67 s of CPU per audio second against 0.43): the cores are not idle enough for
-    /// a third and fourth decoder to run beside today's grammar without slowing it.
-    public var predictsRival = false
+    /// Decode the rival alongside today's grammar, for the flights the streaming hypothesis names at the candidate end
+    /// (see `RivalPrediction`): the rival is off the critical path when the prediction holds; the result is the same
+    /// either way.
+    public var predictsRival = true
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
@@ -94,7 +94,9 @@ public final class LiveRecognizer {
     private var inUtterance = false
     /// The stream position (in samples) where the utterance in progress started.
     private var speechStart = 0
-    private var candidate: (endSample: Int, samples: [Int16])?
+    /// The audio of the latest candidate end, and the flights the streaming hypothesis named then (for the rival
+    /// decoded alongside, with `predictsRival`).
+    private var candidate: (endSample: Int, samples: [Int16], predictedFlights: [FlightNumber])?
     private var speculation: SnapshotDecode?
     /// The decode of `candidate` once it is known (told to the endpointer), and whether it ran in the background.
     private var candidateDecode: CandidateDecode?
@@ -191,7 +193,7 @@ public final class LiveRecognizer {
         if configuration.speculates, speculation?.endSample != candidate.endSample, speculation?.isRunning != true {
             // The background decode of an earlier candidate was still running when this one came: start this one's now.
             speculation = SnapshotDecode(recognizer: recognizer, samples: candidate.samples, endSample: candidate.endSample,
-                                         startedAt: seconds(received), predictsRival: configuration.predictsRival)
+                                         startedAt: seconds(received), predictedFlights: candidate.predictedFlights)
         }
         let decoded: CandidateDecode
         if let speculation, speculation.endSample == candidate.endSample {
@@ -202,7 +204,7 @@ public final class LiveRecognizer {
             guard endpointer.awaitsCandidateDecode else { return }
             shortSilenceReachedAt = ContinuousClock.now
             speculation?.wait()
-            decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
+            decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
         }
         candidateDecode = decoded
         endpointer.candidateDecoded(namesFlight: Self.namesWholeFlight(decision: decoded.result.decision,
@@ -210,11 +212,11 @@ public final class LiveRecognizer {
     }
 
     /// Decodes `samples` on this thread, timed.
-    private func decodeNow(_ samples: [Int16], endSample: Int) throws -> CandidateDecode {
+    private func decodeNow(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
         let started = seconds(received)
-        let (result, cost) = try recognizer.decodeSnapshot(samples, predictsRival: configuration.predictsRival)
+        let (result, cost) = try recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
         return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
-                               idleCoresSeconds: cost.idleCoresSeconds)
+                               idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
     }
 
     private func handle(_ event: EndpointEvent, into events: inout [LiveEvent]) throws {
@@ -229,11 +231,12 @@ public final class LiveRecognizer {
         case .candidateEnd(let frame, let lastSpeechFrame):
             let end = frame * samplesPerFrame
             let snapshot = utteranceAudio(until: end, lastSpeech: lastSpeechFrame * samplesPerFrame)
-            candidate = (end, snapshot)
+            let predicted = predictedFlights()
+            candidate = (end, snapshot, predicted)
             shortSilenceReachedAt = nil
             if configuration.speculates, speculation?.isRunning != true {
                 speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received),
-                                             predictsRival: configuration.predictsRival)
+                                             predictedFlights: predicted)
             }
         case .ended(let frame, let lastSpeechFrame, let reason):
             let clock = ContinuousClock()
@@ -258,12 +261,12 @@ public final class LiveRecognizer {
                     decoded = try speculation.decoded()
                 } else {
                     speculation?.wait()
-                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
+                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
                 }
             } else {
                 speculation?.wait()
                 let end = frame * samplesPerFrame
-                decoded = try decodeNow(utteranceAudio(until: end, lastSpeech: lastSpeech), endSample: end)
+                decoded = try decodeNow(utteranceAudio(until: end, lastSpeech: lastSpeech), endSample: end, predictedFlights: predictedFlights())
             }
             speculation = nil
             candidateDecode = nil
@@ -271,7 +274,8 @@ public final class LiveRecognizer {
             events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
                                                endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
                                                speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
-                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds)))
+                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds,
+                                               rivalDecodedAlongside: decoded.rivalDecodedAlongside)))
             endUtterance()
         case .discarded:
             events.append(.discarded)
@@ -293,7 +297,10 @@ public final class LiveRecognizer {
             // In the quiet after a candidate end the live pass only rearranges what was said (a room-noise "o" for
             // "two eight seven"); showing that, or letting it delay the end, helps no one.
             if case .partial(let text) = event, !endpointer.isAfterCandidateEnd {
-                endpointer.hypothesisChanged(isCompleteFlight: recognizer.namesCompleteFlight(text))
+                let complete = recognizer.namesCompleteFlight(text)
+                endpointer.hypothesisChanged(isCompleteFlight: complete)
+                // The rival the decode will predict, compiled on the second core while the traveller finishes.
+                if complete, configuration.predictsRival { try? recognizer.prepareRival(excluding: recognizer.streamingFlights) }
                 events.append(.partial(text))
             }
         }
@@ -329,6 +336,12 @@ public final class LiveRecognizer {
         audioStart += drop
     }
 
+    /// What the rival decoded alongside is predicted for: the flights the streaming hypothesis names (read on this
+    /// thread, before a decode starts), or none when `predictsRival` is off.
+    private func predictedFlights() -> [FlightNumber] {
+        configuration.predictsRival ? recognizer.streamingFlights : []
+    }
+
     private func seconds(_ samples: Int) -> Double { Double(samples) / Double(sampleRate) }
 }
 
@@ -345,14 +358,14 @@ private final class SnapshotDecode: @unchecked Sendable {
     private var outcome: Result<CandidateDecode, any Error>?
 
     /// Starts decoding `samples`, the candidate ending at stream sample `endSample`; `startedAt` is the stream time now.
-    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictsRival: Bool) {
+    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictedFlights: [FlightNumber]) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
         let thread = Thread { [self] in
             let result = Result {
-                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictsRival: predictsRival)
+                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
-                                       idleCoresSeconds: cost.idleCoresSeconds)
+                                       idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
             }
             lock.withLock {
                 outcome = result
@@ -391,6 +404,8 @@ private struct CandidateDecode: Sendable {
     let startedAt: Double
     /// What it takes on two idle cores (`DecodeCost.idleCoresSeconds`).
     let idleCoresSeconds: Double
+    /// True when its rival was decoded alongside (`RivalPrediction`).
+    let rivalDecodedAlongside: Bool
 }
 
 
