@@ -34,7 +34,8 @@ public struct LiveUtterance: Sendable {
     /// received by then).
     public let decodeStartedAt: Double
     /// Seconds that decode takes on two idle cores, from its threads' CPU time: the longer of today's grammar with the
-    /// decision (and the rival when decoded after it) and the comparison passes (and the predicted rival when used).
+    /// decision (with the open grammar after it when the rival is predicted, and the rival when decoded after it) and
+    /// the comparison passes on the helper thread (and the predicted rival when used).
     public let decodeIdleCoresSeconds: Double
     /// True when that decode's rival was the one decoded alongside for the streaming hypothesis's flights.
     public let rivalDecodedAlongside: Bool
@@ -178,8 +179,8 @@ public final class LiveRecognizer {
     /// fragment (LX 4): its number is the first digits of that flight's, whatever airline it heard (on our pause clips
     /// "v y six two five…" read BY 625 for VY 6258, and "4 U eight zero five…" was forced onto 4U 8052). An accepted
     /// flight that is not such a fragment ends the query after the short silence. A "did you mean" does not: ending on
-    /// one cost 3 of 60 clean human dev clips their exact answer ("l h fifty five… seventy three" asked about as LH 55),
-    /// so only its fragments are told. Without a flight read by both, the other rules decide.
+    /// one cost 3 of 60 clean human dev clips their exact answer (speakers pausing inside the number, cut at the
+    /// pause and asked about a flight they had not finished), so only its fragments are told. Without a flight read by both, the other rules decide.
     static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> CandidateReading {
         let flight: FlightNumber
         switch decision {
