@@ -23,6 +23,9 @@ public final class FlightRecognizer {
     public private(set) var vocabulary: FlightVocabulary
     /// Words that were missing from the dictionary and got derived pronunciations, word → phones.
     public private(set) var addedPronunciations: [String: String] = [:]
+    /// `addedPronunciations` as they were when today's grammar was installed: every word a rival grammar can hold, read
+    /// by the rival predictor while a decode on another thread may add to `addedPronunciations`.
+    private var grammarPronunciations: [String: String] = [:]
 
     /// Decodes each whole utterance with today's grammar.
     private let todaysGrammar: GrammarPass
@@ -36,18 +39,13 @@ public final class FlightRecognizer {
     /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival; created on
     /// first use.
     private var rivalPass: RivalPass?
-    /// For decodes that predict their rival (`decodeSnapshot(_:predictsRival:)`): today's grammar at the streaming
-    /// beams, whose quick reading predicts the flights the rival excludes, and the rival decoded for them on a helper
-    /// thread; created on first use.
-    private var rivalPredictor: GrammarPass?
-    private var predictedRivalPass: RivalPass?
+    /// For decodes that predict their rival (`decodeSnapshot(_:predictedFlights:)`): the rival decoded for the
+    /// predicted flights alongside; created on first use.
+    private var rivalPredictor: RivalPredictor?
     /// The last prediction started; it may still run after its decode returned, and its passes wait for it.
     private var runningPrediction: RivalPrediction?
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
-    /// Wait for a rival prediction to be made rather than decode the rival without it when it is late (for tests,
-    /// which must not depend on the machine's load).
-    var awaitsRivalPrediction = false
     private let decider: Decider
     private var normalizer: SpokenFlightNormalizer
     private var todaysFlights: Set<FlightNumber>
@@ -86,6 +84,7 @@ public final class FlightRecognizer {
         reset()
         runningPrediction?.wait()
         runningPrediction = nil
+        rivalPredictor?.waitUntilIdle()
         self.vocabulary = vocabulary
         grammar = FlightGrammar(vocabulary: vocabulary)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
@@ -96,9 +95,9 @@ public final class FlightRecognizer {
     private func installGrammar() throws {
         try todaysGrammar.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         try livePass?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
-        try rivalPredictor?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         let open = OpenFlightGrammar(airlines: vocabulary.airlines)
         try openGrammar.utterance.install(open.jsgf, words: open.words, pronunciations: &addedPronunciations)
+        grammarPronunciations = addedPronunciations
     }
 
     /// The streaming pass, created with the current grammar on first use.
@@ -170,8 +169,12 @@ public final class FlightRecognizer {
 
     // MARK: Live listening (used by `LiveRecognizer`)
 
-    /// Creates the streaming decoder now, so that `process` never installs a grammar while `decodeSnapshot` runs.
-    func prepareStreaming() throws { _ = try streamingPass() }
+    /// Creates the streaming decoder and the rival predictor's now, so that `process` and `prepareRival` never install a
+    /// grammar or create a decoder while `decodeSnapshot` runs.
+    func prepareStreaming() throws {
+        _ = try streamingPass()
+        _ = try predictor()
+    }
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
     ///
@@ -180,12 +183,13 @@ public final class FlightRecognizer {
     /// so it may run on one other thread while the owner calls `process`/`reset` — after `prepareStreaming()`, and
     /// never while `load` runs. `LiveRecognizer` keeps to that.
     ///
-    /// With `predictsRival`, the rival is decoded on a helper thread alongside, for the flights a quick reading predicts
-    /// (see `RivalPrediction`): the same result sooner when the rival is needed, for more CPU.
-    func decodeSnapshot(_ samples: [Int16], predictsRival: Bool = false) throws -> (result: RecognitionResult, cost: DecodeCost) {
+    /// With `predictedFlights` (what the streaming hypothesis names, `streamingFlights`), the rival excluding them is
+    /// decoded on the second core alongside (see `RivalPrediction`): the same result sooner when they are the flights
+    /// today's grammar hears.
+    func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = []) throws -> (result: RecognitionResult, cost: DecodeCost) {
         let cpuBefore = ThreadCPUClock.seconds()
         var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
-        let result = try decodeWhole(samples, predictsRival: predictsRival, cost: &cost)
+        let result = try decodeWhole(samples, predictedFlights: predictedFlights, cost: &cost)
         cost.mainCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
         return (result, cost)
     }
@@ -195,6 +199,9 @@ public final class FlightRecognizer {
         !grammar.flights(in: hypothesis).isEmpty
     }
 
+    /// The flights of today's grammar that the streaming pass's latest hypothesis names (none before one forms).
+    var streamingFlights: [FlightNumber] { grammar.flights(in: lastPartial) }
+
     private var maximumSamples: Int { Int(configuration.maximumUtteranceSeconds * Double(configuration.sampleRate)) }
 
     // MARK: Final decode
@@ -202,11 +209,12 @@ public final class FlightRecognizer {
     /// Prepares the clip, runs the passes, measures one `DecisionFeatures` value and lets the `Decider` decide.
     private func decodeWhole(_ raw: [Int16]) throws -> RecognitionResult {
         var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
-        return try decodeWhole(raw, predictsRival: false, cost: &cost)
+        return try decodeWhole(raw, predictedFlights: [], cost: &cost)
     }
 
-    /// `decodeWhole`, optionally predicting the rival, and noting the helper threads' CPU in `cost`.
-    private func decodeWhole(_ raw: [Int16], predictsRival: Bool, cost: inout DecodeCost) throws -> RecognitionResult {
+    /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any, and noting the helper
+    /// threads' CPU in `cost`.
+    private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], cost: inout DecodeCost) throws -> RecognitionResult {
         let clock = ContinuousClock()
         let started = clock.now
         let utterance = PreparedUtterance(raw, configuration: configuration)
@@ -218,10 +226,11 @@ public final class FlightRecognizer {
         // Every pass's decoder has the same front end (`RecognizerConfiguration.arguments(beams:)`), so the cepstra are
         // computed once and each pass decodes them.
         let cepstra = try utterance.samples.withUnsafeBufferPointer { try todaysGrammar.utterance.decoder.cepstra(of: $0) }
-        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra)
+        let predicts = !predictedFlights.isEmpty && configuration.concurrentPasses && runningPrediction?.isRunning != true
+        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra, openGrammarOnOwner: predicts)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
-        let prediction = predictsRival ? try startRivalPrediction(cepstra, after: comparisons) : nil
+        let prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons) : nil
         let reading = try todaysGrammar.decode(cepstra)
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
@@ -233,7 +242,7 @@ public final class FlightRecognizer {
         // The rival is decoded only where it can change the decision (or when measuring it everywhere).
         if !features.grammarFlights.isEmpty && (decider.wantsRival(features) || configuration.alwaysReadsRival) {
             let path: RivalPath
-            if let prediction, let predicted = prediction.path(excluding: features.grammarFlights, waitingForThePrediction: awaitsRivalPrediction) {
+            if let prediction, let predicted = prediction.path(excluding: features.grammarFlights) {
                 path = predicted
                 predictedRivalsUsed += 1
                 cost.predictionCPUSeconds = prediction.cpuSeconds
@@ -251,24 +260,26 @@ public final class FlightRecognizer {
     /// Waits for a rival prediction still running (for tests that need the next decode to predict).
     func waitForRivalPrediction() { runningPrediction?.wait() }
 
-    /// Starts predicting the rival of `samples` (see `RivalPrediction`); nil while the last prediction still runs.
-    private func startRivalPrediction(_ cepstra: Cepstra, after comparisons: ComparisonPasses) throws -> RivalPrediction? {
-        if runningPrediction?.isRunning == true { return nil }
-        let predictor: GrammarPass
-        if let rivalPredictor {
-            predictor = rivalPredictor
-        } else {
-            predictor = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.streamingArguments, verbose: configuration.verbose),
-                                    searchPrefix: "predictor")
-            try predictor.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
-            rivalPredictor = predictor
-        }
-        let rival = try predictedRivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
-        predictedRivalPass = rival
-        let prediction = RivalPrediction(predictor: predictor, rival: rival, grammar: grammar, vocabulary: vocabulary,
-                                         pronunciations: addedPronunciations, cepstra: cepstra, after: comparisons)
+    /// Starts decoding the rival of `flights` alongside (see `RivalPredictor`).
+    private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses) throws -> RivalPrediction {
+        let prediction = try predictor().start(predicted: flights, from: vocabulary, pronunciations: grammarPronunciations, cepstra: cepstra,
+                                               after: comparisons)
         runningPrediction = prediction
         return prediction
+    }
+
+    /// Compiles the rival of `flights` in the background, for a decode that will predict them (see `RivalPredictor`):
+    /// call it when the streaming hypothesis names them. Thread rule: the owner's thread, like `process`.
+    func prepareRival(excluding flights: [FlightNumber]) throws {
+        try predictor().prepare(excluding: flights, from: vocabulary, pronunciations: grammarPronunciations)
+    }
+
+    private func predictor() throws -> RivalPredictor {
+        if let rivalPredictor { return rivalPredictor }
+        let created = RivalPredictor(rival: RivalPass(decoder: try PocketSphinxDecoder(arguments: configuration.rivalArguments,
+                                                                                    verbose: configuration.verbose)))
+        rivalPredictor = created
+        return created
     }
 
     /// Decodes the utterance again with today's grammar less `flights`: the best path among today's other flights.

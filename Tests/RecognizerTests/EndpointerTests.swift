@@ -68,13 +68,14 @@ struct EndpointerTests {
         #expect(Self.run(example.levels, completeAt: example.completeAt).map(Self.describe) == example.expected)
     }
 
-    /// Runs `levels` through a fresh endpointer, telling it after frame `decodedAt` that the candidate's decode named a
-    /// whole flight (`namesFlight`); returns each event with the frame it came at.
-    static func runDecoded(_ levels: [Double], decodedAt: Int, namesFlight: Bool) -> [(frame: Int, event: String)] {
+    /// Runs `levels` through a fresh endpointer, telling it before frame `decodedAt` what the candidate's decode read
+    /// (and at `completeAt` that the hypothesis is a complete flight); returns each event with the frame it came at.
+    static func runDecoded(_ levels: [Double], decodedAt: Int, reading: CandidateReading, completeAt: Int? = nil) -> [(frame: Int, event: String)] {
         var endpointer = Endpointer()
         var events: [(Int, String)] = []
         for (index, level) in levels.enumerated() {
-            if index == decodedAt { endpointer.candidateDecoded(namesFlight: namesFlight) }
+            if index == completeAt { endpointer.hypothesisChanged(isCompleteFlight: true) }
+            if index == decodedAt { endpointer.candidateDecoded(reading) }
             if let event = endpointer.advance(level: level) { events.append((index, describe(event))) }
         }
         if let event = endpointer.endOfAudio() { events.append((levels.count, describe(event))) }
@@ -86,7 +87,9 @@ struct EndpointerTests {
         let levels: [Double]
         /// The frame before which the candidate's decode is reported.
         let decodedAt: Int
-        let namesFlight: Bool
+        let reading: CandidateReading
+        /// The frame at which the streaming hypothesis names a complete flight, if any.
+        var completeAt: Int? = nil
         /// Events and the frame each came at.
         let expected: [String]
         var testDescription: String { name }
@@ -97,21 +100,26 @@ struct EndpointerTests {
     static let query = frames(room, 1) + frames(voice, 1.2) + frames(room, 2)
     static let decodedCases: [DecodedCase] = [
         DecodedCase(name: "a decode naming a whole flight ends the query after the short silence", levels: query, decodedAt: 240,
-                    namesFlight: true, expected: ["start@107", "candidate@233", "end:decoded_flight@251"]),
+                    reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@251"]),
         DecodedCase(name: "a decode known after the short silence ends the query at once", levels: query, decodedAt: 275,
-                    namesFlight: true, expected: ["start@107", "candidate@233", "end:decoded_flight@275"]),
+                    reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@275"]),
         DecodedCase(name: "a decode naming no whole flight keeps the long wait", levels: query, decodedAt: 240,
-                    namesFlight: false, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
+                    reading: .undecided, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
         DecodedCase(name: "a decode reported before any candidate is ignored", levels: query, decodedAt: 200,
-                    namesFlight: true, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
+                    reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
         DecodedCase(name: "speech that resumes after a candidate forgets its decode",
                     levels: frames(room, 1) + frames(voice, 0.6) + frames(room, 0.2) + frames(voice, 0.6) + frames(room, 2),
-                    decodedAt: 175, namesFlight: true,
+                    decodedAt: 175, reading: .wholeFlight,
                     expected: ["start@107", "candidate@173", "candidate@253", "end:trailing_silence@331"]),
+        DecodedCase(name: "a complete streaming hypothesis ends the query after the short silence", levels: query, decodedAt: 240,
+                    reading: .undecided, completeAt: 150, expected: ["start@107", "candidate@233", "end:complete_flight@251"]),
+        DecodedCase(name: "a decode reading a fragment of the flight keeps the long wait despite a complete hypothesis", levels: query,
+                    decodedAt: 240, reading: .fragment, completeAt: 150,
+                    expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
     ]
 
     @Test(arguments: decodedCases) func endsOnTheCandidatesDecode(_ example: DecodedCase) {
-        #expect(Self.runDecoded(example.levels, decodedAt: example.decodedAt, namesFlight: example.namesFlight)
+        #expect(Self.runDecoded(example.levels, decodedAt: example.decodedAt, reading: example.reading, completeAt: example.completeAt)
             .map { "\($0.event)@\($0.frame)" } == example.expected)
     }
 
@@ -120,7 +128,7 @@ struct EndpointerTests {
         let configuration = endpointer.configuration
         var awaiting: [Int] = []
         for (index, level) in Self.query.enumerated() {
-            if index == 260 { endpointer.candidateDecoded(namesFlight: false) }
+            if index == 260 { endpointer.candidateDecoded(.undecided) }
             if endpointer.awaitsCandidateDecode { awaiting.append(index) }
             _ = endpointer.advance(level: level)
         }

@@ -92,35 +92,41 @@ import Testing
     }
 }
 
-/// When the live path ends a query early on the decode of the audio so far: only for a confident flight that is not
-/// the fragment the open grammar heard of it (a traveller pausing mid-number).
+/// When the live path ends a query early on the decode of the audio so far: on an accepted flight that is not the
+/// fragment the open grammar heard of it (a traveller pausing mid-number); and when it must wait despite a complete
+/// streaming hypothesis: on any such fragment, accepted or to be confirmed.
 struct WholeFlightRuleTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let decision: RecognitionDecision
         let open: String?
-        let endsEarly: Bool
-        var testDescription: String { "\(decision) / open \(open ?? "none") → \(endsEarly ? "early" : "wait")" }
+        let reading: CandidateReading
+        var testDescription: String { "\(decision) / open \(open ?? "none") → \(reading)" }
     }
 
     static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
 
     static let cases: [Case] = [
-        Case(decision: .accepted(flight("LX40")), open: "LX40", endsEarly: true),
-        Case(decision: .accepted(flight("LX40")), open: "LX4", endsEarly: false),
-        Case(decision: .accepted(flight("LX412")), open: "LX41", endsEarly: false),
-        Case(decision: .accepted(flight("LX412")), open: "LX4", endsEarly: false),
-        Case(decision: .accepted(flight("OU469")), open: "OU461", endsEarly: true),
-        Case(decision: .accepted(flight("LX40")), open: "LX400", endsEarly: true),
-        Case(decision: .accepted(flight("AC6317")), open: "AZ6317", endsEarly: true),
-        Case(decision: .accepted(flight("AC6317")), open: "AZ63", endsEarly: true),
-        Case(decision: .accepted(flight("LX40")), open: nil, endsEarly: false),
-        Case(decision: .confirm([flight("LX40")]), open: "LX40", endsEarly: false),
-        Case(decision: .rejected(.lowConfidence(score: -90)), open: "LX40", endsEarly: false),
-        Case(decision: .noSpeech, open: nil, endsEarly: false),
+        Case(decision: .accepted(flight("LX40")), open: "LX40", reading: .wholeFlight),
+        Case(decision: .accepted(flight("LX40")), open: "LX4", reading: .fragment),
+        Case(decision: .accepted(flight("LX412")), open: "LX41", reading: .fragment),
+        Case(decision: .accepted(flight("LX412")), open: "LX4", reading: .fragment),
+        Case(decision: .accepted(flight("OU469")), open: "OU461", reading: .wholeFlight),
+        Case(decision: .accepted(flight("LX40")), open: "LX400", reading: .wholeFlight),
+        Case(decision: .accepted(flight("AC6317")), open: "AZ6317", reading: .wholeFlight),
+        // The first digits under another airline are a fragment too: "v y six two five…" read BY 625 for VY 6258.
+        Case(decision: .accepted(flight("AC6317")), open: "AZ63", reading: .fragment),
+        Case(decision: .accepted(flight("LX40")), open: nil, reading: .undecided),
+        Case(decision: .confirm([flight("LX40")]), open: "LX40", reading: .undecided),
+        Case(decision: .confirm([flight("LX19"), flight("LX189")]), open: "LX192", reading: .undecided),
+        Case(decision: .confirm([flight("VY6258")]), open: "BY625", reading: .fragment),
+        Case(decision: .confirm([flight("LX40")]), open: nil, reading: .undecided),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX40", reading: .undecided),
+        Case(decision: .rejected(.noHypothesis), open: nil, reading: .undecided),
+        Case(decision: .noSpeech, open: nil, reading: .undecided),
     ]
 
-    @Test(arguments: cases) func endsEarlyOnlyOnAWholeConfidentFlight(_ example: Case) {
-        #expect(LiveRecognizer.namesWholeFlight(decision: example.decision, openGrammarFlight: example.open.map(Self.flight)) == example.endsEarly)
+    @Test(arguments: cases) func readsTheCandidatesDecode(_ example: Case) {
+        #expect(LiveRecognizer.reading(decision: example.decision, openGrammarFlight: example.open.map(Self.flight)) == example.reading)
     }
 }
 

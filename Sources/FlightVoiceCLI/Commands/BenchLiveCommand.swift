@@ -8,10 +8,10 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] [--predict-rival] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
-        .flag("--predict-rival", help: "Decode the rival alongside today's grammar for predicted flights (LiveConfiguration.predictsRival), to compare."),
+        .flag("--sequential-rival", help: "Decode the rival after today's grammar instead of alongside it for the streaming hypothesis's flights (LiveConfiguration.predictsRival off), to compare."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
         CommonOptions.database,
     ]
@@ -41,7 +41,7 @@ enum BenchLiveCommand: Command {
 
         var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
         var decodeTimes: [Double] = [], estimatedResponses: [Double] = []
-        var speculative = 0, audioSeconds = 0.0, unanswered = 0
+        var speculative = 0, rivalsAlongside = 0, audioSeconds = 0.0, unanswered = 0
         let cpuBefore = ProcessUsage.cpuSeconds()
         for path in inputs {
             let clip: AudioClip
@@ -52,7 +52,7 @@ enum BenchLiveCommand: Command {
             let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
             var liveConfiguration = LiveConfiguration()
-            liveConfiguration.predictsRival = arguments.has("predict-rival")
+            liveConfiguration.predictsRival = !arguments.has("sequential-rival")
             let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)
@@ -64,6 +64,7 @@ enum BenchLiveCommand: Command {
             decisions.append(utterance.decisionSeconds)
             reasons[utterance.reason, default: 0] += 1
             if utterance.speculative { speculative += 1 }
+            if utterance.rivalDecodedAlongside { rivalsAlongside += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
             decodeTimes.append(utterance.decodeIdleCoresSeconds)
             if let lastWordEnd {
@@ -75,7 +76,9 @@ enum BenchLiveCommand: Command {
                 line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
                 line += " for \(milliseconds(utterance.decodeIdleCoresSeconds)))"
             }
-            if arguments.has("each") { context.console.print(line + (utterance.speculative ? "  (background decode)" : "")) }
+            if utterance.speculative { line += "  (background decode)" }
+            if utterance.rivalDecodedAlongside { line += "  (rival alongside)" }
+            if arguments.has("each") { context.console.print(line) }
         }
         let cpu = ProcessUsage.cpuSeconds() - cpuBefore
         let console = context.console
@@ -85,7 +88,8 @@ enum BenchLiveCommand: Command {
         console.print("decode time on two idle cores, from its threads' CPU time: \(summary(decodeTimes))")
         console.print("response time on idle cores, estimated from stream times and that decode time: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-                      + "; answered from the background decode: \(speculative) of \(decisions.count)")
+                      + "; answered from the background decode: \(speculative) of \(decisions.count)"
+                      + "; rival decoded alongside: \(rivalsAlongside)")
         console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
                              audioSeconds > 0 ? cpu / audioSeconds : 0, cpu, audioSeconds, ProcessUsage.peakResidentMegabytes()))
         return .success

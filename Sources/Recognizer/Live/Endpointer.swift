@@ -33,9 +33,9 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// See `completeSilenceSeconds`.
     public var stableHypothesisSeconds = 0.25
     /// Trailing quiet that ends an utterance whose whole-utterance decode (the final answer's, of the audio up to the
-    /// candidate end) named a flight of today's list confidently and as the open grammar read it: the final reading,
-    /// not the streaming pass's guess, says the flight is whole, so the short wait suffices. Still the short wait, not
-    /// the candidate's: a pause between words ("L X … forty") is often longer than the candidate's quiet.
+    /// candidate end) named a whole flight of today's list (`CandidateReading.wholeFlight`): the final reading, not the
+    /// streaming pass's guess, says the flight is whole, so the short wait suffices. Still the short wait, not the
+    /// candidate's: a pause between words ("L X … forty") is often longer than the candidate's quiet.
     public var decodedFlightSilenceSeconds = 0.3
     /// Trailing quiet that ends any other utterance: long, because a traveller pauses mid-number ("L X four… forty")
     /// and decoding the query cut at a pause answers the wrong flight.
@@ -48,11 +48,24 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     func frames(_ seconds: Double) -> Int { max(1, Int((seconds / frameSeconds).rounded())) }
 }
 
+/// What the whole-utterance decode of the audio up to a candidate end says about whether the query is over.
+public enum CandidateReading: Sendable, Hashable {
+    /// A flight of today's, accepted, that the open grammar read whole too: the short silence ends the query
+    /// (`decodedFlight`).
+    case wholeFlight
+    /// The open grammar read only the first digits of the flight today's grammar forced the audio onto ("L X four…"
+    /// read LX 4, forced onto LX 40): a traveller pausing mid-number. Only the long silence ends the query, even when
+    /// the streaming hypothesis names a complete flight.
+    case fragment
+    /// Neither: the other rules decide.
+    case undecided
+}
+
 /// Why an utterance ended.
 public enum EndpointReason: String, Sendable, Hashable {
     /// The hypothesis named a complete flight and had been stable: ended after the short silence.
     case completeFlight = "complete_flight"
-    /// The decode of the audio up to the candidate end named a whole flight confidently: ended after the short silence.
+    /// The decode of the audio up to the candidate end named a whole flight: ended after the short silence.
     case decodedFlight = "decoded_flight"
     /// Ended after the long trailing silence.
     case trailingSilence = "trailing_silence"
@@ -78,9 +91,10 @@ public enum EndpointEvent: Sendable, Hashable {
 /// Decides where a spoken query starts and ends from the level of each 10 ms frame and from whether the live
 /// hypothesis names a complete flight. Pure and deterministic: feed it frame by frame (tests use tables of levels).
 ///
-/// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight or
-/// (`decodedFlightSilenceSeconds`) when the decode of the candidate named a whole flight, late
-/// (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`.
+/// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight (unless the decode of the
+/// candidate read a fragment of one) or (`decodedFlightSilenceSeconds`) when the decode of the candidate named a
+/// whole flight, late (`incompleteSilenceSeconds`) when it is still mid-number, and always by
+/// `maximumUtteranceSeconds`.
 public struct Endpointer: Sendable {
     public let configuration: EndpointerConfiguration
 
@@ -97,7 +111,7 @@ public struct Endpointer: Sendable {
     private var hypothesisComplete = false
     private var hypothesisChangedAt = 0
     /// What the decode of the current candidate said: nil until it is reported (or when there is no candidate).
-    private var candidateNamesFlight: Bool?
+    private var candidateReading: CandidateReading?
 
     public init(configuration: EndpointerConfiguration = EndpointerConfiguration()) {
         self.configuration = configuration
@@ -125,18 +139,18 @@ public struct Endpointer: Sendable {
         hypothesisChangedAt = frame
     }
 
-    /// Tells the endpointer the decode of the latest candidate (`candidateEnd`) finished and whether it named a whole
-    /// flight of today's list confidently. Ignored when speech has resumed since that candidate.
-    public mutating func candidateDecoded(namesFlight: Bool) {
+    /// Tells the endpointer the decode of the latest candidate (`candidateEnd`) finished and what it read. Ignored when
+    /// speech has resumed since that candidate.
+    public mutating func candidateDecoded(_ reading: CandidateReading) {
         guard isAfterCandidateEnd else { return }
-        candidateNamesFlight = namesFlight
+        candidateReading = reading
     }
 
     /// True when the next frame could end the utterance on the candidate's decode, if only it were reported: the
     /// quiet has reached `decodedFlightSilenceSeconds` after a candidate whose decode has not been reported yet.
     /// A caller with that decode under way can wait for it here, and the end then comes the moment it is known.
     public var awaitsCandidateDecode: Bool {
-        guard case .speaking(_, _, let lastSpeech, true) = state, candidateNamesFlight == nil else { return false }
+        guard case .speaking(_, _, let lastSpeech, true) = state, candidateReading == nil else { return false }
         return frame + 1 - lastSpeech >= configuration.frames(configuration.decodedFlightSilenceSeconds)
     }
 
@@ -168,7 +182,7 @@ public struct Endpointer: Sendable {
             if isSpeech, soundIsSustained {
                 lastSpeech = frame + 1
                 candidateSent = false
-                candidateNamesFlight = nil
+                candidateReading = nil
             }
             let end = frame + 1
             let silence = end - lastSpeech
@@ -178,17 +192,17 @@ public struct Endpointer: Sendable {
                 event = finished(end, lastSpeech, speechFrames, .maximumLength)
             } else if isSpeech {
                 // Sound that may yet prove sustained: not quiet to end on.
-            } else if hypothesisComplete, silence >= configuration.frames(configuration.completeSilenceSeconds),
+            } else if hypothesisComplete, candidateReading != .fragment, silence >= configuration.frames(configuration.completeSilenceSeconds),
                       end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .completeFlight)
-            } else if candidateSent, candidateNamesFlight == true, silence >= configuration.frames(configuration.decodedFlightSilenceSeconds) {
+            } else if candidateSent, candidateReading == .wholeFlight, silence >= configuration.frames(configuration.decodedFlightSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .decodedFlight)
             } else if silence >= configuration.frames(configuration.incompleteSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .trailingSilence)
             } else if !candidateSent, silence >= configuration.frames(configuration.candidateSilenceSeconds),
                       speechFrames >= configuration.frames(configuration.minimumSpeechSeconds) {
                 candidateSent = true
-                candidateNamesFlight = nil
+                candidateReading = nil
                 event = .candidateEnd(frame: end, lastSpeechFrame: lastSpeech)
             }
             if case .speaking = state { state = .speaking(start: start, speechFrames: speechFrames, lastSpeech: lastSpeech, candidateSent: candidateSent) }
@@ -207,7 +221,7 @@ public struct Endpointer: Sendable {
         state = .waiting
         recentSpeech = []
         hypothesisComplete = false
-        candidateNamesFlight = nil
+        candidateReading = nil
     }
 
     private mutating func finished(_ end: Int, _ lastSpeech: Int, _ speechFrames: Int, _ reason: EndpointReason) -> EndpointEvent {

@@ -34,8 +34,11 @@ public struct LiveUtterance: Sendable {
     /// received by then).
     public let decodeStartedAt: Double
     /// Seconds that decode takes on two idle cores, from its threads' CPU time: the longer of today's grammar with the
-    /// decision (and the rival when decoded after it) and the comparison passes (and the predicted rival when used).
+    /// decision (with the open grammar after it when the rival is predicted, and the rival when decoded after it) and
+    /// the comparison passes on the helper thread (and the predicted rival when used).
     public let decodeIdleCoresSeconds: Double
+    /// True when that decode's rival was the one decoded alongside for the streaming hypothesis's flights.
+    public let rivalDecodedAlongside: Bool
 }
 
 /// How the live recognizer listens.
@@ -51,12 +54,10 @@ public struct LiveConfiguration: Sendable {
     public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
-    /// Decode the rival alongside today's grammar, for the flights a quick reading predicts (see `RivalPrediction`):
-    /// the rival is off the critical path when the prediction holds; the result is the same either way. Off: on this
-    /// 2-core machine at a load average of 2 it made the answering decode slower, not faster (`bench-live` median 0.73 s
-    /// against 0.45 s on the same clips, 0.67 s of CPU per audio second against 0.43): the cores are not idle enough for
-    /// a third and fourth decoder to run beside today's grammar without slowing it.
-    public var predictsRival = false
+    /// Decode the rival alongside today's grammar, for the flights the streaming hypothesis names at the candidate end
+    /// (see `RivalPrediction`): the rival is off the critical path when the prediction holds; the result is the same
+    /// either way.
+    public var predictsRival = true
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
@@ -94,7 +95,9 @@ public final class LiveRecognizer {
     private var inUtterance = false
     /// The stream position (in samples) where the utterance in progress started.
     private var speechStart = 0
-    private var candidate: (endSample: Int, samples: [Int16])?
+    /// The audio of the latest candidate end, and the flights the streaming hypothesis named then (for the rival
+    /// decoded alongside, with `predictsRival`).
+    private var candidate: (endSample: Int, samples: [Int16], predictedFlights: [FlightNumber])?
     private var speculation: SnapshotDecode?
     /// The decode of `candidate` once it is known (told to the endpointer), and whether it ran in the background.
     private var candidateDecode: CandidateDecode?
@@ -170,17 +173,25 @@ public final class LiveRecognizer {
         return events
     }
 
-    /// True when a decode that decided `decision` names a whole flight of today's list confidently enough to end the
-    /// query after the short silence: accepted, and the open grammar, which may read any flight number, read a flight
-    /// that is not the accepted one cut short. Cut off mid-number ("L X four…"), the utterance is forced onto some
-    /// flight of today's by today's grammar (LX 40, LX 412), while the open grammar reads the fragment (LX 4): the
-    /// same airline and the first digits only. Then, and when the open grammar read no flight at all, the endpointer
-    /// keeps waiting for the rest.
-    static func namesWholeFlight(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> Bool {
-        guard let accepted = decision.acceptedFlight, let open = openGrammarFlight else { return false }
-        let cutShort = open.airline == accepted.airline && open.number != accepted.number
-            && String(accepted.number).hasPrefix(String(open.number))
-        return !cutShort
+    /// What a decode of the audio so far that decided `decision` says about whether the query is over, given the
+    /// flight the open grammar (which may read any flight number) read. Cut off mid-number ("L X four…"), the utterance
+    /// is forced onto some flight of today's by today's grammar (LX 40, LX 412), while the open grammar reads the
+    /// fragment (LX 4): its number is the first digits of that flight's, whatever airline it heard (on our pause clips
+    /// "v y six two five…" read BY 625 for VY 6258, and "4 U eight zero five…" was forced onto 4U 8052). An accepted
+    /// flight that is not such a fragment ends the query after the short silence. A "did you mean" does not: ending on
+    /// one cost 3 of 60 clean human dev clips their exact answer (speakers pausing inside the number, cut at the
+    /// pause and asked about a flight they had not finished), so only its fragments are told. Without a flight read by both, the other rules decide.
+    static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> CandidateReading {
+        let flight: FlightNumber
+        switch decision {
+        case .accepted(let accepted): flight = accepted
+        case .confirm(let suggested) where !suggested.isEmpty: flight = suggested[0]
+        default: return .undecided
+        }
+        guard let open = openGrammarFlight else { return .undecided }
+        let said = String(flight.number), read = String(open.number)
+        if read != said && said.hasPrefix(read) { return .fragment }
+        return decision.acceptedFlight != nil ? .wholeFlight : .undecided
     }
 
     /// Tells the endpointer what the decode of the current candidate said, once it is known: at once when the background
@@ -191,7 +202,7 @@ public final class LiveRecognizer {
         if configuration.speculates, speculation?.endSample != candidate.endSample, speculation?.isRunning != true {
             // The background decode of an earlier candidate was still running when this one came: start this one's now.
             speculation = SnapshotDecode(recognizer: recognizer, samples: candidate.samples, endSample: candidate.endSample,
-                                         startedAt: seconds(received), predictsRival: configuration.predictsRival)
+                                         startedAt: seconds(received), predictedFlights: candidate.predictedFlights)
         }
         let decoded: CandidateDecode
         if let speculation, speculation.endSample == candidate.endSample {
@@ -202,19 +213,18 @@ public final class LiveRecognizer {
             guard endpointer.awaitsCandidateDecode else { return }
             shortSilenceReachedAt = ContinuousClock.now
             speculation?.wait()
-            decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
+            decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
         }
         candidateDecode = decoded
-        endpointer.candidateDecoded(namesFlight: Self.namesWholeFlight(decision: decoded.result.decision,
-                                                                       openGrammarFlight: decoded.result.openReading?.flight))
+        endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision, openGrammarFlight: decoded.result.openReading?.flight))
     }
 
     /// Decodes `samples` on this thread, timed.
-    private func decodeNow(_ samples: [Int16], endSample: Int) throws -> CandidateDecode {
+    private func decodeNow(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
         let started = seconds(received)
-        let (result, cost) = try recognizer.decodeSnapshot(samples, predictsRival: configuration.predictsRival)
+        let (result, cost) = try recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
         return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
-                               idleCoresSeconds: cost.idleCoresSeconds)
+                               idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
     }
 
     private func handle(_ event: EndpointEvent, into events: inout [LiveEvent]) throws {
@@ -229,11 +239,12 @@ public final class LiveRecognizer {
         case .candidateEnd(let frame, let lastSpeechFrame):
             let end = frame * samplesPerFrame
             let snapshot = utteranceAudio(until: end, lastSpeech: lastSpeechFrame * samplesPerFrame)
-            candidate = (end, snapshot)
+            let predicted = predictedFlights()
+            candidate = (end, snapshot, predicted)
             shortSilenceReachedAt = nil
             if configuration.speculates, speculation?.isRunning != true {
                 speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received),
-                                             predictsRival: configuration.predictsRival)
+                                             predictedFlights: predicted)
             }
         case .ended(let frame, let lastSpeechFrame, let reason):
             let clock = ContinuousClock()
@@ -258,12 +269,12 @@ public final class LiveRecognizer {
                     decoded = try speculation.decoded()
                 } else {
                     speculation?.wait()
-                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample)
+                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
                 }
             } else {
                 speculation?.wait()
                 let end = frame * samplesPerFrame
-                decoded = try decodeNow(utteranceAudio(until: end, lastSpeech: lastSpeech), endSample: end)
+                decoded = try decodeNow(utteranceAudio(until: end, lastSpeech: lastSpeech), endSample: end, predictedFlights: predictedFlights())
             }
             speculation = nil
             candidateDecode = nil
@@ -271,7 +282,8 @@ public final class LiveRecognizer {
             events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
                                                endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
                                                speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
-                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds)))
+                                               decodeIdleCoresSeconds: decoded.idleCoresSeconds,
+                                               rivalDecodedAlongside: decoded.rivalDecodedAlongside)))
             endUtterance()
         case .discarded:
             events.append(.discarded)
@@ -293,7 +305,10 @@ public final class LiveRecognizer {
             // In the quiet after a candidate end the live pass only rearranges what was said (a room-noise "o" for
             // "two eight seven"); showing that, or letting it delay the end, helps no one.
             if case .partial(let text) = event, !endpointer.isAfterCandidateEnd {
-                endpointer.hypothesisChanged(isCompleteFlight: recognizer.namesCompleteFlight(text))
+                let complete = recognizer.namesCompleteFlight(text)
+                endpointer.hypothesisChanged(isCompleteFlight: complete)
+                // The rival the decode will predict, compiled on the second core while the traveller finishes.
+                if complete, configuration.predictsRival { try? recognizer.prepareRival(excluding: recognizer.streamingFlights) }
                 events.append(.partial(text))
             }
         }
@@ -329,6 +344,12 @@ public final class LiveRecognizer {
         audioStart += drop
     }
 
+    /// What the rival decoded alongside is predicted for: the flights the streaming hypothesis names (read on this
+    /// thread, before a decode starts), or none when `predictsRival` is off.
+    private func predictedFlights() -> [FlightNumber] {
+        configuration.predictsRival ? recognizer.streamingFlights : []
+    }
+
     private func seconds(_ samples: Int) -> Double { Double(samples) / Double(sampleRate) }
 }
 
@@ -345,14 +366,14 @@ private final class SnapshotDecode: @unchecked Sendable {
     private var outcome: Result<CandidateDecode, any Error>?
 
     /// Starts decoding `samples`, the candidate ending at stream sample `endSample`; `startedAt` is the stream time now.
-    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictsRival: Bool) {
+    init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictedFlights: [FlightNumber]) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
         let thread = Thread { [self] in
             let result = Result {
-                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictsRival: predictsRival)
+                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
-                                       idleCoresSeconds: cost.idleCoresSeconds)
+                                       idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
             }
             lock.withLock {
                 outcome = result
@@ -391,6 +412,8 @@ private struct CandidateDecode: Sendable {
     let startedAt: Double
     /// What it takes on two idle cores (`DecodeCost.idleCoresSeconds`).
     let idleCoresSeconds: Double
+    /// True when its rival was decoded alongside (`RivalPrediction`).
+    let rivalDecodedAlongside: Bool
 }
 
 

@@ -2,9 +2,12 @@ import Foundation
 
 /// The phone-loop and open-grammar passes over one utterance, on a helper thread while the main decode runs: the
 /// comparisons do not depend on it, so an utterance takes as long as its longest pass rather than the sum of all three.
+/// With `openGrammarOnOwner` the helper decodes only the phone loop and the owner decodes the open grammar in
+/// `results()`, after its own decode: the helper's core is then free for a predicted rival (`RivalPrediction`). Each
+/// pass has its own decoder, so which thread decodes it does not change what it reads.
 ///
-/// Safety of `@unchecked Sendable`: between `start` and `finish` the two passes and the result fields are touched
-/// only by the helper thread; the owner reads them only after `finish` has waited for it.
+/// Safety of `@unchecked Sendable`: between `start` and `finish` the passes the helper decodes and its result fields
+/// are touched only by the helper thread; the owner reads them only after `finish` has waited for it.
 final class ComparisonPasses: @unchecked Sendable {
     /// What the two passes found.
     struct Output {
@@ -19,19 +22,22 @@ final class ComparisonPasses: @unchecked Sendable {
     private let phoneLoop: PhoneLoopPass
     private let openGrammar: OpenGrammarPass
     private let cepstra: Cepstra
+    private let openGrammarOnOwner: Bool
     private var outcome: Result<Output, any Error>?
     private var helper: Thread?
     private let done = DispatchSemaphore(value: 0)
     private let doneForOthers = DispatchSemaphore(value: 0)
     private var finished = false
-    /// CPU seconds the two passes took (read after `finish`).
+    /// CPU seconds the helper's passes took (read after `finish`).
     private(set) var cpuSeconds = 0.0
 
-    /// Decodes `cepstra`, the utterance's (computed once for every pass).
-    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, cepstra: Cepstra) {
+    /// Decodes `cepstra`, the utterance's (computed once for every pass); the open grammar on the owner's thread when
+    /// `openGrammarOnOwner`.
+    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, cepstra: Cepstra, openGrammarOnOwner: Bool = false) {
         self.phoneLoop = phoneLoop
         self.openGrammar = openGrammar
         self.cepstra = cepstra
+        self.openGrammarOnOwner = openGrammarOnOwner
     }
 
     /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
@@ -57,16 +63,20 @@ final class ComparisonPasses: @unchecked Sendable {
         if helper != nil { done.wait() }
     }
 
-    /// Waits until both passes are done, from any thread (the owner's `finish` stays the owner's).
+    /// Waits until the helper's passes are done, from any thread (the owner's `finish` stays the owner's).
     func waitUntilDone() {
         doneForOthers.wait()
         doneForOthers.signal()
     }
 
-    /// What both passes found; waits for them.
+    /// What both passes found; waits for them (and decodes the open grammar first, with `openGrammarOnOwner`).
     func results() throws -> Output {
+        let ownOpen = openGrammarOnOwner ? Result { try openGrammar.decode(cepstra) } : nil
         finish()
-        return try outcome!.get()
+        let helpers = try outcome!.get()
+        guard let ownOpen else { return helpers }
+        let open = try ownOpen.get()
+        return Output(phones: helpers.phones, openText: open.text, openSegments: open.segments)
     }
 
     private func run() {
@@ -74,6 +84,7 @@ final class ComparisonPasses: @unchecked Sendable {
         defer { cpuSeconds = ThreadCPUClock.seconds() - cpuBefore }
         outcome = Result {
             let phones = try phoneLoop.decode(cepstra)
+            if openGrammarOnOwner { return Output(phones: phones, openText: "", openSegments: []) }
             let open = try openGrammar.decode(cepstra)
             return Output(phones: phones, openText: open.text, openSegments: open.segments)
         }

@@ -3,15 +3,17 @@ import Foundation
 /// What one whole-utterance decode cost, thread by thread: what the live path's latency is made of, measured in CPU
 /// seconds so that it can be read on a busy machine.
 struct DecodeCost: Sendable {
-    /// CPU seconds of the thread that decoded: today's grammar, the decision, and the rival when decoded there.
+    /// CPU seconds of the thread that decoded: today's grammar, the decision, the open grammar when the rival is
+    /// predicted (`ComparisonPasses.openGrammarOnOwner`), and the rival when decoded there.
     var mainCPUSeconds: Double
-    /// CPU seconds of the phone loop and the open grammar, on their own thread (0 when not measured).
+    /// CPU seconds of the comparison passes on their own thread: the phone loop, and the open grammar unless the rival
+    /// is predicted (0 when not measured).
     var comparisonsCPUSeconds: Double
     /// CPU seconds of the rival prediction's thread, when its rival was used (see `RivalPrediction`), else nil.
     var predictionCPUSeconds: Double?
 
     /// Seconds the decode takes on two idle cores: the longer of the two threads' chains (the prediction starts when
-    /// the comparisons end).
+    /// the helper's comparison passes end).
     var idleCoresSeconds: Double { max(mainCPUSeconds, comparisonsCPUSeconds + (predictionCPUSeconds ?? 0)) }
 }
 

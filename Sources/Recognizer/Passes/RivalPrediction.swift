@@ -1,91 +1,123 @@
 import FlightCore
 import Foundation
 
-/// The rival decoded ahead of need, on a helper thread, while today's grammar decodes the same utterance.
+/// The rival decoded ahead of need, on the second core, while today's grammar decodes the same utterance.
 ///
 /// The rival pass decodes today's grammar less the flights heard, so it can only start once they are known: after the
-/// main decode, which puts it on the critical path. A quick reading of the same audio with today's grammar at the
-/// streaming pass's narrow beams (a fifth of the main decode's cost) predicts those flights; the rival for them is then
-/// decoded at once with its own decoder. The owner uses that rival only when the main decode heard exactly the
-/// predicted flights: the same grammar, the same audio and the rival's own beams give the same path as decoding it
-/// afterwards, so the decision stays what the sequential passes decide (tested). Otherwise it decodes the rival as
-/// before, and this one finishes unused.
+/// main decode, which puts it on the critical path (today's grammar and the rival cost about the same at the default
+/// beams, and together more than the phone loop and the open grammar). The live path already has a guess of those
+/// flights for free: the streaming pass's hypothesis of the same words. The rival for them is decoded on the second
+/// core once the phone loop is done, while the first decodes today's grammar and then the open grammar
+/// (`ComparisonPasses.openGrammarOnOwner`), so the two cores carry about the same work; and its search is compiled
+/// while the traveller still speaks (`prepare`), the moment the hypothesis names a flight, so that only its decode is
+/// left. The owner uses that rival only when the main decode heard exactly the predicted flights: the same grammar,
+/// the same audio and the rival's own beams give the same path as decoding it afterwards (a search reused from
+/// `RivalPass`'s cache decodes as a new one), so the decision stays what the sequential passes decide (tested).
+/// Otherwise it decodes the rival as before, and this one finishes unused.
 ///
-/// The helper thread starts once the comparison passes are done, so that on two cores it never slows today's grammar
-/// or the comparisons that decision waits for; the owner never waits for a prediction not yet made (on a busy
-/// machine it decodes the rival itself then).
+/// Safety of `@unchecked Sendable`: the rival pass is touched only by work items of one serial queue; `latestPrepared`
+/// is guarded by the lock.
+final class RivalPredictor: @unchecked Sendable {
+    private let rival: RivalPass
+    private let queue = DispatchQueue(label: "FlightVoice.rival-prediction")
+    private let lock = NSLock()
+    private var latestPrepared: Set<FlightNumber> = []
+
+    /// Owns `rival`.
+    init(rival: RivalPass) {
+        self.rival = rival
+    }
+
+    /// Compiles the rival search of `vocabulary` less `flights` in the background, unless it is the last one asked for;
+    /// skipped when another is asked for before it starts (the hypothesis moved on).
+    func prepare(excluding flights: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: [String: String]) {
+        let wanted = Set(flights)
+        guard !wanted.isEmpty, lock.withLock({ () -> Bool in
+            guard latestPrepared != wanted else { return false }
+            latestPrepared = wanted
+            return true
+        }) else { return }
+        let box = UncheckedSelf(predictor: self)
+        queue.async {
+            let predictor = box.predictor
+            guard predictor.lock.withLock({ predictor.latestPrepared == wanted }) else { return }
+            var added = pronunciations
+            try? predictor.rival.exclude(flights, from: vocabulary, pronunciations: &added)
+        }
+    }
+
+    /// Starts decoding `cepstra` against `vocabulary` less `predicted` (not empty), once `comparisons` has done its
+    /// helper's work and any search being prepared is compiled.
+    func start(predicted: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: [String: String], cepstra: Cepstra,
+               after comparisons: ComparisonPasses) -> RivalPrediction {
+        let prediction = RivalPrediction(predicted: Set(predicted))
+        let box = UncheckedSelf(predictor: self)
+        lock.withLock { latestPrepared = Set(predicted) }
+        queue.async {
+            comparisons.waitUntilDone()
+            let cpuBefore = ThreadCPUClock.seconds()
+            var added = pronunciations
+            let outcome = Result {
+                try box.predictor.rival.exclude(predicted, from: vocabulary, pronunciations: &added)
+                return try box.predictor.rival.decode(cepstra)
+            }
+            prediction.finish(outcome, cpuSeconds: ThreadCPUClock.seconds() - cpuBefore)
+        }
+        return prediction
+    }
+
+    /// Waits until every item queued so far is done (before a new grammar is loaded).
+    func waitUntilIdle() { queue.sync {} }
+}
+
+/// One rival decoded alongside (see `RivalPredictor`).
 ///
-/// Safety of `@unchecked Sendable`: the two passes are touched only by the helper thread from `init` until `isRunning`
-/// turns false (the owner reuses them only after that); `predicted` and `outcome` are written before their semaphores
-/// are signalled and read only after waiting on them.
+/// Safety of `@unchecked Sendable`: `outcome` and `spentSeconds` are written under the lock before the semaphore is
+/// signalled, and read under the lock.
 final class RivalPrediction: @unchecked Sendable {
+    /// The flights whose rival is decoded.
+    let predicted: Set<FlightNumber>
     private let decodedSignal = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var running = true
-    private var predicted: Set<FlightNumber> = []
     private var outcome: Result<RivalPath, any Error>?
-    private var isPredicted = false
     private var spentSeconds = 0.0
 
-    /// Starts predicting on a helper thread: `predictor` reads `cepstra` with `grammar`, then `rival` decodes them
-    /// against `vocabulary` less the flights read (`pronunciations`: the words added to the dictionaries so far).
-    /// `after` the comparison passes (their `finish`, waited for on the helper thread).
-    init(predictor: GrammarPass, rival: RivalPass, grammar: FlightGrammar, vocabulary: FlightVocabulary,
-         pronunciations: [String: String], cepstra: Cepstra, after comparisons: ComparisonPasses) {
-        let passes = UncheckedPasses(predictor: predictor, rival: rival)
-        let thread = Thread { [self] in
-            comparisons.waitUntilDone()
-            let cpuBefore = ThreadCPUClock.seconds()
-            let flights = (try? passes.predictor.decode(cepstra)).map { grammar.flights(in: $0.text) } ?? []
-            lock.withLock {
-                predicted = Set(flights)
-                isPredicted = true
-            }
-            if !flights.isEmpty {
-                var added = pronunciations
-                outcome = Result {
-                    try passes.rival.exclude(flights, from: vocabulary, pronunciations: &added)
-                    return try passes.rival.decode(cepstra)
-                }
-            }
-            let spent = ThreadCPUClock.seconds() - cpuBefore
-            lock.withLock {
-                spentSeconds = spent
-                running = false
-            }
-            decodedSignal.signal()
-        }
-        thread.name = "FlightVoice.rival-prediction"
-        thread.start()
+    init(predicted: Set<FlightNumber>) {
+        self.predicted = predicted
     }
 
-    /// CPU seconds the helper thread spent, once it is done (0 before).
+    fileprivate func finish(_ outcome: Result<RivalPath, any Error>, cpuSeconds: Double) {
+        lock.withLock {
+            self.outcome = outcome
+            spentSeconds = cpuSeconds
+            running = false
+        }
+        decodedSignal.signal()
+    }
+
+    /// CPU seconds its decode took, once it is done (0 before).
     var cpuSeconds: Double { lock.withLock { spentSeconds } }
 
-    /// True until the helper thread is done with both passes.
+    /// True until its decode is done.
     var isRunning: Bool { lock.withLock { running } }
 
-    /// The rival path excluding `heard`, when that is what was predicted (waits for its decode); nil when the prediction
-    /// is not made yet (unless `waitingForThePrediction`), was other flights, or its decode failed: the owner then
-    /// decodes the rival itself.
-    func path(excluding heard: [FlightNumber], waitingForThePrediction: Bool = false) -> RivalPath? {
-        if waitingForThePrediction { wait() }
-        let flights: Set<FlightNumber>? = lock.withLock { isPredicted ? predicted : nil }
-        guard let flights, !flights.isEmpty, flights == Set(heard) else { return nil }
-        decodedSignal.wait()
-        decodedSignal.signal()
-        return try? outcome?.get()
+    /// The rival path excluding `heard`, when that is what was predicted (waits for its decode); nil when the
+    /// prediction was other flights or its decode failed: the owner then decodes the rival itself.
+    func path(excluding heard: [FlightNumber]) -> RivalPath? {
+        guard predicted == Set(heard) else { return nil }
+        wait()
+        return lock.withLock { try? outcome?.get() }
     }
 
-    /// Waits until the helper thread is done.
+    /// Waits until its decode is done.
     func wait() {
         decodedSignal.wait()
         decodedSignal.signal()
     }
 }
 
-/// Carries the passes to the helper thread (see `RivalPrediction`).
-private struct UncheckedPasses: @unchecked Sendable {
-    let predictor: GrammarPass
-    let rival: RivalPass
+/// Carries the predictor to its queue's work items (see `RivalPredictor`).
+private struct UncheckedSelf: @unchecked Sendable {
+    let predictor: RivalPredictor
 }
