@@ -378,7 +378,7 @@ public enum DecisionRule: Sendable, Hashable {
     /// The calibrated decision model fitted on the acoustic model's own decodes (`DecisionModel.belonging(toAcousticModel:)`):
     /// `decision-model.json` in its folder, or `DecisionModel.stock` for Debian's stock model. A model folder without
     /// one is refused: one model's coefficients do not fit another's scores (the stock coefficients on the adapted
-    /// model answered 2.0% wrong flights on held-out people against 0.3% with its own; README).
+    /// model's decodes answer 2.2% wrong flights on human dev against 0.2% with its own; README).
     case acousticModelsOwn
     /// This calibrated decision model, whatever the acoustic model (tests, experiments).
     case model(DecisionModel)
