@@ -65,7 +65,7 @@ public final class FlightRecognizer {
         grammar = FlightGrammar(vocabulary: vocabulary)
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         todaysFlights = Set(vocabulary.flights)
-        decider = Decider(thresholds: configuration.thresholds, model: configuration.decisionModel)
+        decider = Decider(thresholds: configuration.thresholds, model: try configuration.decisionModel())
         todaysGrammar = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose),
                                     nbestLimit: configuration.nbestLimit, nbestVisitLimit: configuration.nbestVisitLimit)
         phoneLoop = PhoneLoopPass(decoder: try PocketSphinxDecoder(arguments: configuration.phoneLoopArguments, verbose: configuration.verbose))

@@ -4,8 +4,30 @@ import Foundation
 ///
 /// Every number the recognizer uses is a named, documented field here. Defaults suit Debian's `pocketsphinx-en-us`.
 public struct RecognizerConfiguration: Sendable {
-    /// Debian's model folder (`pocketsphinx-en-us`).
+    /// Debian's model folder (`pocketsphinx-en-us`): the stock acoustic model in `en-us/`, the dictionary, the phone LM.
     public static let debianModelFolder = "/usr/share/pocketsphinx/model/en-us"
+    /// Debian's stock acoustic model (`--model /usr/share/pocketsphinx/model/en-us`).
+    public static let stockAcousticModel = debianModelFolder + "/en-us"
+    /// Folder name of FlightVoice's adapted acoustic model (`models/en-us-flightvoice`, `make adapted-model`).
+    public static let adaptedModelName = "en-us-flightvoice"
+    /// The adapted acoustic model, the default: `models/en-us-flightvoice` beside the executable, in
+    /// `../share/flightvoice/models/` next to it (an installed binary), or in the source tree it was built from (`make
+    /// run`, `make test`, `.build/release/flightvoice`); nil when none of these holds one.
+    public static let adaptedAcousticModel: String? = {
+        var folders: [URL] = []
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let beside = executable.deletingLastPathComponent()
+            folders += [beside.appendingPathComponent("models"),
+                        beside.deletingLastPathComponent().appendingPathComponent("share/flightvoice/models")]
+        }
+        // Sources/Recognizer/RecognizerConfiguration.swift → the repository's models/.
+        folders.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("models"))
+        return folders.map { $0.appendingPathComponent(adaptedModelName).standardizedFileURL.path }
+            .first { FileManager.default.fileExists(atPath: $0 + "/mdef") }
+    }()
+    /// The acoustic model used unless another is chosen: the adapted one, else (it was not found) Debian's stock model.
+    public static var defaultAcousticModel: String { adaptedAcousticModel ?? stockAcousticModel }
 
     /// Folder of the acoustic model (holds `mdef`, `means`, `feat.params`, …).
     public var acousticModel: String
@@ -79,17 +101,24 @@ public struct RecognizerConfiguration: Sendable {
     /// How many n-best entries to visit at most (the iterator repeats entries).
     public var nbestVisitLimit: Int = 60
 
-    /// The calibrated decision model (see `DecisionModel`): the probability that the flight heard is the one said, which
-    /// the decision is taken on and every output reports as its confidence. Nil decides on the hand-set `thresholds`
-    /// instead (`selectHandThresholds()`): on held-out people they answered 5.6% wrong flights and some clips that name
-    /// none (README, "How a spoken answer is decided").
-    public var decisionModel: DecisionModel? = .fitted
+    /// How a spoken answer is decided: by default the calibrated decision model fitted on this acoustic model's decodes.
+    public var decisionRule: DecisionRule = .acousticModelsOwn
+
+    /// The calibrated decision model decided on (see `DecisionModel`), nil for the hand-set `thresholds`; throws
+    /// `RecognizerError` when the acoustic model has none of its own (`DecisionRule.acousticModelsOwn`).
+    public func decisionModel() throws -> DecisionModel? {
+        switch decisionRule {
+        case .acousticModelsOwn: try DecisionModel.belonging(toAcousticModel: acousticModel)
+        case .model(let model): model
+        case .handThresholds: nil
+        }
+    }
 
     /// Decides on the hand-set thresholds instead of the decision model, at the wide beams they were chosen at.
     public mutating func selectHandThresholds() {
         (beam, phoneBeam, wordBeam) = (1e-80, 1e-80, 1e-60)
         rivalBeams = (beam, phoneBeam, wordBeam)
-        decisionModel = nil
+        decisionRule = .handThresholds
     }
 
     /// Decision thresholds (and what the fit score is made of).
@@ -130,11 +159,33 @@ public struct RecognizerConfiguration: Sendable {
     /// Echo the library's log to standard error (it is silenced otherwise).
     public var verbose: Bool = false
 
-    /// Configuration with the models under `modelFolder` (a folder with `en-us/`, the dictionary and the phone LM).
-    public init(modelFolder: String = RecognizerConfiguration.debianModelFolder) {
+    /// Configuration with the default acoustic model (`defaultAcousticModel`, the adapted one) and Debian's dictionary
+    /// and phone LM.
+    public init() {
+        self.init(modelFolder: Self.debianModelFolder)
+        acousticModel = Self.defaultAcousticModel
+    }
+
+    /// Configuration with the models under `modelFolder` (a folder with `en-us/`, the dictionary and the phone LM, as
+    /// Debian's `debianModelFolder` holds the stock model).
+    public init(modelFolder: String) {
         acousticModel = modelFolder + "/en-us"
         dictionary = modelFolder + "/cmudict-en-us.dict"
         phoneLanguageModel = modelFolder + "/en-us-phone.lm.bin"
+    }
+
+    /// Selects the acoustic model in `folder` (the CLI's `--model DIR`): an acoustic model folder itself, or a folder
+    /// laid out as Debian's (`en-us/` beside the dictionary and the phone LM), whose dictionary and phone LM are then used
+    /// too unless `keepDictionary`.
+    public mutating func selectModel(folder: String, keepDictionary: Bool = false) {
+        let nested = folder + "/en-us"
+        guard !FileManager.default.fileExists(atPath: folder + "/mdef"), FileManager.default.fileExists(atPath: nested + "/mdef") else {
+            acousticModel = folder
+            return
+        }
+        acousticModel = nested
+        if !keepDictionary, FileManager.default.fileExists(atPath: folder + "/cmudict-en-us.dict") { dictionary = folder + "/cmudict-en-us.dict" }
+        if FileManager.default.fileExists(atPath: folder + "/en-us-phone.lm.bin") { phoneLanguageModel = folder + "/en-us-phone.lm.bin" }
     }
 
     /// Configuration with each model file given explicitly (the CLI's `--model DIR`, `--dict FILE`).
@@ -314,9 +365,24 @@ extension RecognizerConfiguration {
         _ = try PocketSphinxDecoder(arguments: commonArguments, verbose: verbose)
     }
 
-    /// True when both the acoustic model and the dictionary are the Debian package's, which dpkg keeps intact.
+    /// True when the acoustic model is the Debian package's (which dpkg keeps intact) or the adapted one shipped with
+    /// FlightVoice (which its tests load), and the dictionary is the Debian package's.
     public var usesPackagedModel: Bool {
-        let packaged = RecognizerConfiguration()
-        return acousticModel == packaged.acousticModel && dictionary == packaged.dictionary
+        [Self.stockAcousticModel, Self.adaptedAcousticModel].contains(acousticModel)
+            && dictionary == Self.debianModelFolder + "/cmudict-en-us.dict"
     }
+}
+
+/// How a spoken answer is decided (`RecognizerConfiguration.decisionRule`).
+public enum DecisionRule: Sendable, Hashable {
+    /// The calibrated decision model fitted on the acoustic model's own decodes (`DecisionModel.belonging(toAcousticModel:)`):
+    /// `decision-model.json` in its folder, or `DecisionModel.stock` for Debian's stock model. A model folder without
+    /// one is refused: one model's coefficients do not fit another's scores (the stock coefficients on the adapted
+    /// model's decodes answer 2.2% wrong flights on human dev against 0.2% with its own; README).
+    case acousticModelsOwn
+    /// This calibrated decision model, whatever the acoustic model (tests, experiments).
+    case model(DecisionModel)
+    /// The hand-set `RecognitionThresholds`, at the wide beams they were chosen at (`selectHandThresholds()`): on
+    /// held-out people they answered 5.6% wrong flights and some clips that name none (README).
+    case handThresholds
 }

@@ -140,6 +140,28 @@ import Testing
         #expect(run.standardOutput.isEmpty)
     }
 
+    @Test("--model selects Debian's stock model by its package folder; a model without its own decision-model.json is exit 69 unless decided by hand")
+    func modelSelection() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let clip = Self.samples.appendingPathComponent("lx40.wav").path
+        let stock = try binary.run(["recognize", "--format", "jsonl", "--model", "/usr/share/pocketsphinx/model/en-us", clip])
+        #expect(stock.exitCode == 0, "\(stock.standardError)")
+        #expect(stock.standardOutput.contains(#""flight":"LX40""#), "\(stock.standardOutput)")
+        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
+        let model = binary.folder.appendingPathComponent("foreign-model")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) {
+            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
+        }
+        let refused = try binary.run(["recognize", "--model", model.path, clip])
+        #expect(refused.exitCode == 69)
+        #expect(refused.standardError.contains("decision-model.json") && refused.standardError.contains(model.path), "\(refused.standardError)")
+        #expect(refused.standardOutput.isEmpty)
+        let byHand = try binary.run(["recognize", "--hand-thresholds", "--model", model.path, clip])
+        #expect(byHand.exitCode == 0, "\(byHand.standardError)")
+    }
+
     @Test func evalReportsAccuracyOnTheSamples() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

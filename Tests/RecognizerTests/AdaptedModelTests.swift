@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The adapted acoustic model committed in `models/en-us-flightvoice` (`make adapted-model`) must stay loadable and hear
-/// flights: a fresh clone selects it with `--model models/en-us-flightvoice`.
+/// flights: it is the default, found in the source tree by a fresh clone's build.
 @Suite("The committed adapted acoustic model")
 struct AdaptedModelTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -14,7 +14,7 @@ struct AdaptedModelTests {
     func hearsFlight(file: String) throws {
         let expected = try #require(try TestFlights.manifest().first { $0.file == file }?.flight)
         var configuration = RecognizerConfiguration()
-        configuration.acousticModel = Self.folder
+        configuration.selectModel(folder: Self.folder)
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
         let result = try recognizer.recognize(samples: try TestFlights.samples(file))
         #expect(result.grammarFlights.first == expected, "heard \"\(result.transcript.text)\"")

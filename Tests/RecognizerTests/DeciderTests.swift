@@ -94,11 +94,18 @@ struct CalibratedDeciderTests {
     }()
     let decider = Decider(thresholds: RecognitionThresholds(), model: fitOnly)
 
-    @Test("the committed model reads the inputs the fitting script writes, in the same order")
-    func committedModelMatchesInputs() {
-        #expect(DecisionModel.fitted.inputNames == DecisionModel.inputNames)
-        #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == DecisionModel.inputNames.count)
-        #expect(DecisionModel.fitted.confirmProbability <= DecisionModel.fitted.acceptProbability)
+    /// The committed decision models: the stock model's (Swift source) and the default adapted model's (its folder's file).
+    static func committedModels() throws -> [DecisionModel] {
+        [.stock, try DecisionModel.belonging(toAcousticModel: try #require(RecognizerConfiguration.adaptedAcousticModel))]
+    }
+
+    @Test("each committed model reads the inputs the fitting script writes, in the same order")
+    func committedModelMatchesInputs() throws {
+        for model in try Self.committedModels() {
+            #expect(model.inputNames == DecisionModel.inputNames)
+            #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == model.inputNames.count)
+            #expect(model.confirmProbability <= model.acceptProbability)
+        }
     }
 
     @Test("answer from the accept probability, ask between, ask again below; confidence is the probability")
@@ -132,11 +139,13 @@ struct CalibratedDeciderTests {
         #expect(DecisionModel.edits("BA287", "BA287") == 0)
     }
 
-    @Test("the committed model trusts a flight the open grammar nearly agrees with more than one it reads as far off")
+    @Test("each committed model trusts a flight the open grammar nearly agrees with more than one it reads as far off")
     func openGrammarsDistanceCounts() throws {
-        let near = DecisionModel.fitted.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "UX40")!))
-        let far = DecisionModel.fitted.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "TP5388")!))
-        #expect(near > far, "near \(near), far \(far)")
+        for model in try Self.committedModels() {
+            let near = model.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "UX40")!))
+            let far = model.probability(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "TP5388")!))
+            #expect(near > far, "near \(near), far \(far)")
+        }
         let names = DecisionModel.inputNames
         let inputs = DecisionModel.inputs(DeciderTests.features(fit: -30, open: FlightNumber(parsing: "UX40")!))
         #expect(inputs[try #require(names.firstIndex(of: "open_distance"))] == 1)

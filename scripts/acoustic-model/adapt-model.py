@@ -214,6 +214,12 @@ def main():
     os.makedirs(out_model, exist_ok=True)
     for name in ("mdef", "means", "variances", "transition_matrices", "sendump", "noisedict", "feat.params"):
         shutil.copy(os.path.join(staged, name), out_model)
+    # The old model's decision coefficients do not fit the new one's scores: the recognizer refuses the folder until
+    # they are refitted on its decodes (README, "Training data and an adapted acoustic model").
+    stale_decision = os.path.join(out_model, "decision-model.json")
+    if os.path.exists(stale_decision):
+        os.remove(stale_decision)
+        print(f"removed {stale_decision}: refit it on this model's decodes (scripts/decision-model/fit-decision-model.py --model-file)", file=sys.stderr)
     with open(os.path.join(out_model, "README"), "w") as readme:
         readme.write(f"PocketSphinx en-us (Debian pocketsphinx-en-us) adapted for FlightVoice by "
                      f"scripts/acoustic-model/adapt-model.py: method {args.method}, band {args.band}, "

@@ -21,7 +21,9 @@ import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
-TRAINING_FEATURES = os.path.join(ROOT, "scripts", "decision-model", "training-features.tsv")
+# The default acoustic model (RecognizerConfiguration.adaptedAcousticModel from the source tree) and its decision.
+DEFAULT_ACOUSTIC_MODEL = os.path.join(ROOT, "models", "en-us-flightvoice")
+DECISION_MODEL = os.path.join(DEFAULT_ACOUSTIC_MODEL, "decision-model.json")
 sys.path.insert(0, os.path.dirname(__file__))
 summarize = __import__("summarize")
 
@@ -79,7 +81,7 @@ def speed_section(manifest, clips, seed, work):
     loads = [load_average()]
     for label, beams, flags in [("default", ("1e-60", "1e-60", "1e-45"), []),
                                 ("`--hand-thresholds`", ("1e-80", "1e-80", "1e-60"), ["--hand-thresholds"])]:
-        batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", os.path.join(MODEL, "en-us"), "-dict", dictionary,
+        batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", DEFAULT_ACOUSTIC_MODEL, "-dict", dictionary,
                  "-jsgf", os.path.join(grammar, "today.jsgf"), "-samprate", "16000", "-beam", beams[0], "-pbeam", beams[1],
                  "-wbeam", beams[2], "-lw", "6.5", "-wip", "0.65", "-topn", "4", "-remove_silence", "no",
                  "-adcin", "yes", "-adchdr", "0", "-cepdir", raw_dir, "-cepext", ".raw", "-logfn", "/dev/null"]
@@ -206,7 +208,7 @@ def main():
         print("\n## Speed\n")
         print("\n".join(speed))
         print("\n## Accuracy\n")
-        summarize.report(TRAINING_FEATURES, sets, {name for name, _, _ in sets if name.startswith("held-out")})
+        summarize.report(summarize.committed(DECISION_MODEL), sets, {name for name, _, _ in sets if name.startswith("held-out")})
         sys.stdout = sys.__stdout__
     print(f"wrote {options.out}")
 

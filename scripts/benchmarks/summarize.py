@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Turns `flightvoice eval --rival --features` tables into the accuracy part of BENCHMARKS.md.
 
-  summarize.py --model-from TRAIN_FEATURES.tsv --set NAME=FEATURES.tsv:MANIFEST.tsv [--set ...] [--reliability NAME ...]
+  summarize.py --model-file MODEL/decision-model.json --set NAME=FEATURES.tsv:MANIFEST.tsv [--set ...] [--reliability NAME ...]
+  summarize.py --model-from TRAIN_FEATURES.tsv ...     (refits from training features instead; thresholds on the
+                                                        dev-human-/dev-synthetic-features.tsv beside them)
 
 For each set: right / wrong / "did you mean" with the flight said / not answered, per condition, per kind and per
 spoken form (the manifest's columns), under two decisions taken on the same decodes:
 - "hand thresholds": the fit-score thresholds of `RecognitionThresholds` (the decision before the model);
-- "calibrated" (the default): the logistic model of `scripts/decision-model/fit-decision-model.py`, refitted here from
-  the training features and its thresholds chosen on the committed dev features (deterministic, so the same
-  coefficients and thresholds as committed).
+- "calibrated" (the default): the logistic model the acoustic model that decoded the sets carries in its folder
+  (`decision-model.json`, written by `scripts/decision-model/fit-decision-model.py --model-file`), with its thresholds.
 Both are replayed from each clip's measures exactly as the Swift `Decider` takes them (n-best off). "Right" is a
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
@@ -86,18 +87,28 @@ def frequencies(rows, deciders):
         lines.append(f"| {label} | " + " | ".join(f"{counts[n][kind]} ({100 * counts[n][kind] / len(rows):.1f}%)" for n in deciders) + " |")
     return "\n".join(lines)
 
-def report(train_path, sets, reliable):
-    """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`."""
+def refit(train_path):
+    """(model, accept, confirm, description) refitted from training features, the thresholds chosen on the committed dev
+    features beside them, as the fitting script does."""
     train = fit.load(train_path)
     model = fit.Model(train)
-    # The thresholds are chosen on the committed dev features beside the training features, as the fitting script does.
     folder = os.path.dirname(train_path)
     devs = [fit.load(os.path.join(folder, name)) for name in ("dev-human-features.tsv", "dev-synthetic-features.tsv")
             if os.path.exists(os.path.join(folder, name))]
     accept, confirm = fit.choose(devs or [train], model)
+    return model, accept, confirm, f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`"
+
+def committed(model_path):
+    """(model, accept, confirm, description) from an acoustic model's decision-model.json."""
+    model, accept, confirm = fit.Model.from_file(model_path)
+    return model, accept, confirm, f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`"
+
+def report(calibrated, sets, reliable):
+    """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
+    `calibrated` is what `refit` or `committed` returns."""
+    model, accept, confirm, description = calibrated
     deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm)}
-    print(f"Calibrated decision: answer at p ≥ {accept}, \"did you mean\" at p ≥ {confirm} (fitted on "
-          f"{len(train)} training clips; `scripts/decision-model/fit-decision-model.py`).\n")
+    print(f"Calibrated decision: answer at p ≥ {accept}, \"did you mean\" at p ≥ {confirm} ({description}).\n")
     for name, features, manifest in sets:
         rows = fit.load(features)
         meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
@@ -114,16 +125,18 @@ def report(train_path, sets, reliable):
 
 def main():
     args = sys.argv[1:]
-    sets, reliable, train_path = [], set(), None
+    sets, reliable, calibrated = [], set(), None
     while args:
         flag = args.pop(0)
-        if flag == "--model-from": train_path = args.pop(0)
+        if flag == "--model-file": calibrated = committed(args.pop(0))
+        elif flag == "--model-from": calibrated = refit(args.pop(0))
         elif flag == "--set":
             name, paths = args.pop(0).split("=", 1)
             features, manifest = paths.split(":")
             sets.append((name, features, manifest))
         elif flag == "--reliability": reliable.add(args.pop(0))
-    report(train_path, sets, reliable)
+    if calibrated is None: sys.exit(__doc__)
+    report(calibrated, sets, reliable)
 
 if __name__ == "__main__":
     main()

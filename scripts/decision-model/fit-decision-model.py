@@ -5,7 +5,7 @@ probability that the flight heard is the flight said, and the two probabilities 
   flightvoice eval TRAIN.tsv --rival --features train-features.tsv      (training voices only)
   flightvoice eval DEV.tsv --rival --features dev-features.tsv          (voices held out of training)
   fit-decision-model.py train-features.tsv[,TRAIN.tsv] [--dev NAME=dev-features.tsv[,DEV.tsv] ...]
-                        [--check NAME=held-out-features.tsv[,MANIFEST.tsv] ...] [--swift OUT.swift]
+                        [--check NAME=held-out-features.tsv[,MANIFEST.tsv] ...] [--swift OUT.swift] [--model-file OUT.json]
 
 Fits on the clips of the first file in which a flight was heard (label: it is the flight said), standardizing each
 input; L2-regularized, by Newton's method (plain Python, no packages). Chooses on the --dev files (on the training
@@ -17,13 +17,16 @@ clips when none is given):
 A manifest after a comma gives each clip's `kind` (noflight, noise, offlist, flight), so that a query for a flight
 that does not fly today is told from a clip that names none; without it every clip expecting none counts as naming
 none. Then prints, for the training, dev and --check files, what would be decided and a reliability table (predicted
-against observed probability per bin). --swift writes the coefficients as Swift source
-(Sources/Recognizer/Decision/DecisionModel+Fitted.swift). Never give it features of the corpus you report on.
+against observed probability per bin). The coefficients belong to the acoustic model the features were decoded
+with: --model-file writes them as the JSON the recognizer reads from that model's folder
+(models/en-us-flightvoice/decision-model.json, the default model's); --swift writes them as Swift source for Debian's
+stock model, whose folder is not ours (Sources/Recognizer/Decision/DecisionModel+Fitted.swift, `DecisionModel.stock`).
+Never give it features of the corpus you report on.
 
 The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
 """
-import csv, math, os, sys
+import csv, json, math, os, sys
 
 NAMES = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr",
          "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr",
@@ -141,6 +144,15 @@ class Model:
         xs = [self.standardize(x) for x in raw]
         self.intercept, self.weights = fit(xs, [1.0 if r["right"] else 0.0 for r in rows if r["heard"]])
 
+    @classmethod
+    def from_file(cls, path):
+        """(model, accept, confirm) from a file `--model-file` wrote (an acoustic model's decision-model.json)."""
+        data = json.load(open(path))
+        if data["inputNames"] != NAMES: sys.exit(f"{path}: its inputs are not this script's; refit it")
+        model = cls.__new__(cls)
+        model.means, model.scales, model.weights, model.intercept = data["means"], data["scales"], data["weights"], data["intercept"]
+        return model, data["acceptProbability"], data["confirmProbability"]
+
     def standardize(self, x):
         return [(v - m) / s for v, m, s in zip(x, self.means, self.scales)]
 
@@ -221,8 +233,8 @@ def swift(model, accept, confirm, source, chosen_on):
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
-    /// The model fitted on the training voices (see `DecisionModel`).
-    public static let fitted = DecisionModel(
+    /// The model fitted on Debian's stock acoustic model's decodes of the training voices (see `DecisionModel`).
+    public static let stock = DecisionModel(
         inputNames: {NAMES!r},
         means: [{numbers(model.means)}],
         scales: [{numbers(model.scales)}],
@@ -232,6 +244,19 @@ extension DecisionModel {{
         confirmProbability: {confirm:.3g})
 }}
 """.replace("'", '"')
+
+def model_file(model, accept, confirm, source, chosen_on):
+    """The JSON `DecisionModel(contentsOf:)` reads (its Codable keys; `source` is for people and ignored)."""
+    return json.dumps({
+        "source": f"scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand",
+        "inputNames": NAMES,
+        "means": [float(f"{v:.6g}") for v in model.means],
+        "scales": [float(f"{v:.6g}") for v in model.scales],
+        "weights": [float(f"{v:.6g}") for v in model.weights],
+        "intercept": float(f"{model.intercept:.6g}"),
+        "acceptProbability": float(f"{accept:.3g}"),
+        "confirmProbability": float(f"{confirm:.3g}"),
+    }, indent=1) + "\n"
 
 def parse_named(text):
     """NAME=FEATURES.tsv[,MANIFEST.tsv]"""
@@ -252,12 +277,13 @@ def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
-    devs, checks, out = [], [], None
+    devs, checks, out, json_out = [], [], None, None
     while args:
         flag = args.pop(0)
         if flag == "--dev": devs.append(parse_named(args.pop(0)))
         elif flag == "--check": checks.append(parse_named(args.pop(0)))
         elif flag == "--swift": out = args.pop(0)
+        elif flag == "--model-file": json_out = args.pop(0)
         else: sys.exit(f"unknown argument {flag}")
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
@@ -271,6 +297,8 @@ def main():
         print(summary(name, rows, model, accept, confirm))
     if out:
         open(out, "w").write(swift(model, accept, confirm, os.path.basename(train_path), chosen_on))
+    if json_out:
+        open(json_out, "w").write(model_file(model, accept, confirm, os.path.basename(train_path), chosen_on))
 
 if __name__ == "__main__":
     main()

@@ -17,6 +17,7 @@ enum EvalCommand: Command {
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
+        .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
@@ -40,6 +41,13 @@ enum EvalCommand: Command {
         let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         var configuration = try RecognizerOptions.configuration(arguments)
         configuration.alwaysReadsRival = arguments.has("rival")
+        if let beams = arguments.value("beams") {
+            let values = beams.split(separator: ",").compactMap { Double($0) }
+            guard values.count == 3, values.allSatisfy({ $0 > 0 && $0 < 1 }) else {
+                throw UsageError(message: "--beams takes three probabilities between 0 and 1, HMM,PHONE,WORD (e.g. 1e-50,1e-50,1e-35), not '\(beams)'")
+            }
+            (configuration.beam, configuration.phoneBeam, configuration.wordBeam) = (values[0], values[1], values[2])
+        }
         let manifest: EvaluationManifest
         do {
             manifest = try EvaluationManifest(contentsOf: manifestPath)

@@ -47,6 +47,7 @@ enum ModelProbe {
         var configuration = RecognizerConfiguration()
         configuration.acousticModel = arguments[0]
         configuration.dictionary = arguments[1]
+        configuration.decisionRule = .handThresholds  // only the acoustic model is checked here; its decision was by the parent
         configuration.verbose = true
         do {
             try configuration.loadModelOnce()

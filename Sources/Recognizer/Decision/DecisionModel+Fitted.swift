@@ -1,8 +1,8 @@
 // Written by scripts/decision-model/fit-decision-model.py from training-features.tsv (thresholds chosen on human, synthetic); do not edit by hand.
 
 extension DecisionModel {
-    /// The model fitted on the training voices (see `DecisionModel`).
-    public static let fitted = DecisionModel(
+    /// The model fitted on Debian's stock acoustic model's decodes of the training voices (see `DecisionModel`).
+    public static let stock = DecisionModel(
         inputNames: ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr", "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr", "digits", "open_distance", "open_digit_distance", "open_airline_differs", "open_near"],
         means: [-35.217, -27.3716, 0.0200382, 4.25136, -2.22935, 0.178435, 0.096374, 26.3946, 0.0265744, -71.7329, -35.1436, 0.418893, 0.188931, -3.16687, -2.56589, 3.43607, 1.22615, 0.825382, 0.321565, 0.171756],
         scales: [11.9795, 25.1735, 0.140131, 2.09108, 5.07724, 0.382879, 0.295104, 10.3699, 0.101438, 26.9978, 10.9796, 0.493378, 0.391454, 6.00045, 6.49392, 0.687759, 1.62266, 1.23601, 0.467077, 0.377168],

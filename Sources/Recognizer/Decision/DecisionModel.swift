@@ -4,10 +4,12 @@ import Foundation
 /// said. The `Decider` answers, asks "did you mean…?" or asks again on that probability.
 ///
 /// Fitted by `scripts/decision-model/fit-decision-model.py` on the decision measures (`flightvoice eval --rival
-/// --features`) of training voices only (`scripts/training-data/make-training-set.py`, split by speaker); its
-/// coefficients are committed in `DecisionModel+Fitted.swift`, which the script writes. The inputs are computed here
+/// --features`) of training voices only (`scripts/training-data/make-training-set.py`, split by speaker). The
+/// coefficients belong to the acoustic model whose decodes they were fitted on, as its scores are on its own scale:
+/// each model folder carries its own in `decision-model.json` (`fileName`), which the script writes; Debian's stock
+/// model, whose folder is not ours, has its in `DecisionModel+Fitted.swift` (`stock`). The inputs are computed here
 /// and in the script the same way; each is standardized with the training set's mean and spread. Pure; `Sendable`.
-public struct DecisionModel: Sendable, Hashable {
+public struct DecisionModel: Sendable, Hashable, Codable {
     /// The inputs' names, in order (as the script names them).
     public let inputNames: [String]
     /// Training mean of each input.
@@ -34,6 +36,44 @@ public struct DecisionModel: Sendable, Hashable {
         self.intercept = intercept
         self.acceptProbability = acceptProbability
         self.confirmProbability = confirmProbability
+    }
+
+    /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
+    public static let fileName = "decision-model.json"
+
+    /// The decision model fitted on `acousticModel`'s decodes: its folder's `decision-model.json`, or `stock` for
+    /// Debian's stock model; throws `RecognizerError` for a folder without one (the coefficients of another model would
+    /// misjudge its scores) or with a file that is not a decision model for these inputs.
+    public static func belonging(toAcousticModel acousticModel: String) throws -> DecisionModel {
+        let file = URL(fileURLWithPath: acousticModel).appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            let folder = URL(fileURLWithPath: acousticModel).resolvingSymlinksInPath().standardizedFileURL.path
+            let stock = URL(fileURLWithPath: RecognizerConfiguration.stockAcousticModel).resolvingSymlinksInPath().standardizedFileURL.path
+            if folder == stock { return .stock }
+            throw RecognizerError(operation: "load decision model", context: "\(acousticModel) has no \(fileName): the calibrated decision needs coefficients fitted on this model's own decodes (scripts/decision-model/fit-decision-model.py --model-file); or decide with --hand-thresholds")
+        }
+        return try DecisionModel(contentsOf: file)
+    }
+
+    /// Reads a model written by the fitting script (`--model-file`); throws `RecognizerError` naming the file and what is
+    /// wrong with it.
+    public init(contentsOf file: URL) throws {
+        let model: DecisionModel
+        do {
+            model = try JSONDecoder().decode(DecisionModel.self, from: try Data(contentsOf: file))
+        } catch {
+            throw RecognizerError(operation: "load decision model", context: "\(file.path) is not a decision model: \(error)")
+        }
+        let counts = [model.means.count, model.scales.count, model.weights.count]
+        let problem: String? =
+            if model.inputNames != Self.inputNames { "its inputs \(model.inputNames) are not this recognizer's \(Self.inputNames); refit it" }
+            else if counts.contains(where: { $0 != model.inputNames.count }) { "it has \(counts) means, scales and weights for \(model.inputNames.count) inputs" }
+            else if model.scales.contains(where: { !($0 > 0) }) { "a scale is not positive" }
+            else if !(0...1).contains(model.confirmProbability) || !(0...1).contains(model.acceptProbability)
+                        || model.confirmProbability > model.acceptProbability { "its probabilities (accept \(model.acceptProbability), confirm \(model.confirmProbability)) are not 0 ≤ confirm ≤ accept ≤ 1" }
+            else { nil }
+        if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
+        self = model
     }
 
     /// The probability, 0...1, that the flight heard is the one said.
