@@ -140,7 +140,7 @@ import Testing
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test("--model selects Debian's stock model by its package folder; a model without its own decision-model.json is exit 69 unless decided by hand")
+    @Test("--model selects Debian's stock model by its package folder and the adapted one by name; a model without its own decision-model.json is exit 69 unless decided by hand")
     func modelSelection() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
@@ -148,6 +148,9 @@ import Testing
         let stock = try binary.run(["recognize", "--format", "jsonl", "--model", "/usr/share/pocketsphinx/model/en-us", clip])
         #expect(stock.exitCode == 0, "\(stock.standardError)")
         #expect(stock.standardOutput.contains(#""flight":"LX40""#), "\(stock.standardOutput)")
+        let adapted = try binary.run(["recognize", "--format", "jsonl", "--model", "adapted", clip])
+        #expect(adapted.exitCode == 0, "the committed adapted model, with its own decision: \(adapted.standardError)")
+        #expect(adapted.standardOutput.contains(#""flight":"LX40""#), "\(adapted.standardOutput)")
         let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
         let model = binary.folder.appendingPathComponent("foreign-model")
         try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The adapted acoustic model committed in `models/en-us-flightvoice` (`make adapted-model`) must stay loadable and hear
-/// flights: it is the default, found in the source tree by a fresh clone's build.
+/// flights: a fresh clone's build finds it in the source tree (`--model adapted`).
 @Suite("The committed adapted acoustic model")
 struct AdaptedModelTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

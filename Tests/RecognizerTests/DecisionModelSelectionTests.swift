@@ -20,16 +20,21 @@ struct DecisionModelSelectionTests {
         return folder
     }
 
-    @Test("the default is the committed adapted model, with the coefficients in its folder, not the stock ones")
-    func defaultIsAdapted() throws {
+    @Test("the default is Debian's stock model with the stock coefficients; the committed adapted model decides with the coefficients in its folder")
+    func defaultIsStockAndAdaptedHasItsOwn() throws {
         let configuration = RecognizerConfiguration()
+        #expect(configuration.acousticModel == Self.stockFolder)
+        #expect(try configuration.decisionModel() == .stock)
+        #expect(configuration.usesPackagedModel)
+
         let adapted = try #require(RecognizerConfiguration.adaptedAcousticModel)
         #expect(adapted.hasSuffix("/models/en-us-flightvoice"))
-        #expect(configuration.acousticModel == adapted)
-        let model = try #require(try configuration.decisionModel())
+        var selected = RecognizerConfiguration()
+        selected.selectModel(folder: adapted)
+        let model = try #require(try selected.decisionModel())
         #expect(model == (try DecisionModel(contentsOf: URL(fileURLWithPath: adapted).appendingPathComponent(DecisionModel.fileName))))
         #expect(model != .stock)
-        #expect(configuration.usesPackagedModel)
+        #expect(selected.usesPackagedModel)
     }
 
     @Test("Debian's stock model, selected by its package folder or its acoustic model folder, decides with the stock coefficients")

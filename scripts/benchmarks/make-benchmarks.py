@@ -21,9 +21,10 @@ import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
-# The default acoustic model (RecognizerConfiguration.adaptedAcousticModel from the source tree) and its decision.
-DEFAULT_ACOUSTIC_MODEL = os.path.join(ROOT, "models", "en-us-flightvoice")
-DECISION_MODEL = os.path.join(DEFAULT_ACOUSTIC_MODEL, "decision-model.json")
+# Debian's stock acoustic model, the default; its decision is refitted from the committed training features (the same
+# coefficients and thresholds as DecisionModel+Fitted.swift). Another model (--model) carries its decision-model.json.
+STOCK_ACOUSTIC_MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
+TRAINING_FEATURES = os.path.join(ROOT, "scripts", "decision-model", "training-features.tsv")
 sys.path.insert(0, os.path.dirname(__file__))
 summarize = __import__("summarize")
 
@@ -38,6 +39,7 @@ def run(args, env=None, timed=False):
 
 DECODER_BENCHMARK = os.path.join(ROOT, ".build", "release", "decoder-benchmark")
 MODEL = "/usr/share/pocketsphinx/model/en-us"
+ACOUSTIC_MODEL, MODEL_FLAGS = STOCK_ACOUSTIC_MODEL, []
 
 def load_average():
     return os.getloadavg()[0]
@@ -81,7 +83,7 @@ def speed_section(manifest, clips, seed, work):
     loads = [load_average()]
     for label, beams, flags in [("default", ("1e-60", "1e-60", "1e-45"), []),
                                 ("`--hand-thresholds`", ("1e-80", "1e-80", "1e-60"), ["--hand-thresholds"])]:
-        batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", DEFAULT_ACOUSTIC_MODEL, "-dict", dictionary,
+        batch = ["nice", "-n", "10", "pocketsphinx_batch", "-hmm", STOCK_ACOUSTIC_MODEL, "-dict", dictionary,
                  "-jsgf", os.path.join(grammar, "today.jsgf"), "-samprate", "16000", "-beam", beams[0], "-pbeam", beams[1],
                  "-wbeam", beams[2], "-lw", "6.5", "-wip", "0.65", "-topn", "4", "-remove_silence", "no",
                  "-adcin", "yes", "-adchdr", "0", "-cepdir", raw_dir, "-cepext", ".raw", "-logfn", "/dev/null"]
@@ -96,7 +98,7 @@ def speed_section(manifest, clips, seed, work):
         comparisons.append((label, "/".join(beams), c_start, c_all, c_start_rss, c_rss, o_start, o_all, o_start_rss, o_rss, same))
     whole = []
     for jobs in (1, 2):
-        out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", str(jobs)], env=env, timed=True)
+        out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", str(jobs), *MODEL_FLAGS], env=env, timed=True)
         _, wall, rtf = re.search(r"speed: ([\d.]+) s of audio decoded in ([\d.]+) s on \d+ workers; real-time factor ([\d.]+)", out).groups()
         whole.append((jobs, cpu, rss, float(wall), float(rtf)))
         loads.append(load_average())
@@ -146,7 +148,7 @@ def subset(manifest, every, out):
 
 def evaluate(manifest, database, features, jobs=2, extra=()):
     env = dict(os.environ, FLIGHTVOICE_DB=database)
-    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(jobs), "--rival", "--features", features, *extra], env=env)
+    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(jobs), "--rival", "--features", features, *MODEL_FLAGS, *extra], env=env)
     return text
 
 def main():
@@ -160,7 +162,11 @@ def main():
     parser.add_argument("--speed-only", action="store_true", help="measure speed only and replace the Speed section of --out")
     parser.add_argument("--speed-manifest", help="clips for speed (default: the held-out dev split, else the samples)")
     parser.add_argument("--speed-clips", type=int, default=40)
+    parser.add_argument("--model", help="acoustic model folder for every decode (default: Debian's stock model); it must hold its decision-model.json")
     options = parser.parse_args()
+    global ACOUSTIC_MODEL, MODEL_FLAGS
+    if options.model:
+        ACOUSTIC_MODEL, MODEL_FLAGS = os.path.abspath(options.model), ["--model", os.path.abspath(options.model)]
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
     atexit.register(shutil.rmtree, work, ignore_errors=True)
     seed = os.path.join(work, "seed.sqlite")
@@ -208,7 +214,8 @@ def main():
         print("\n## Speed\n")
         print("\n".join(speed))
         print("\n## Accuracy\n")
-        summarize.report(summarize.committed(DECISION_MODEL), sets, {name for name, _, _ in sets if name.startswith("held-out")})
+        calibrated = summarize.committed(os.path.join(ACOUSTIC_MODEL, "decision-model.json")) if MODEL_FLAGS else summarize.refit(TRAINING_FEATURES)
+        summarize.report(calibrated, sets, {name for name, _, _ in sets if name.startswith("held-out")})
         sys.stdout = sys.__stdout__
     print(f"wrote {options.out}")
 

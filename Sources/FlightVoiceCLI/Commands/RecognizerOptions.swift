@@ -1,9 +1,8 @@
-import Foundation
 import Recognizer
 
 /// The speech-model options of `recognize` and `eval`.
 enum RecognizerOptions {
-    static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder, decided on with its own decision-model.json (default: FlightVoice's adapted models/en-us-flightvoice; Debian's stock model: --model /usr/share/pocketsphinx/model/en-us).")
+    static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder, decided on with its own decision-model.json (default: Debian's stock model; `adapted`: FlightVoice's models/en-us-flightvoice).")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
     static let handThresholds = OptionSpec.flag("--hand-thresholds", help: "Decide on the hand-set thresholds (at their wide, slower beams) instead of the calibrated decision model's probability.")
     static let calibratedDecision = OptionSpec.flag("--calibrated-decision", help: "The calibrated decision (the default); accepted for older scripts.")
@@ -13,10 +12,13 @@ enum RecognizerOptions {
     /// The configuration these options describe; a missing or unloadable model is exit 69 with its path.
     static func configuration(_ arguments: ParsedArguments) throws -> RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
-        if let model = arguments.value("model") {
+        if arguments.value("model") == "adapted" {
+            guard let adapted = RecognizerConfiguration.adaptedAcousticModel else {
+                throw CommandFailure(message: "FlightVoice's adapted acoustic model (models/\(RecognizerConfiguration.adaptedModelName)) is neither beside this program nor in its source tree; pass its folder to --model", exitCode: .unavailable)
+            }
+            configuration.selectModel(folder: adapted)
+        } else if let model = arguments.value("model") {
             configuration.selectModel(folder: model, keepDictionary: arguments.value("dict") != nil)
-        } else if RecognizerConfiguration.adaptedAcousticModel == nil {
-            FileHandle.standardError.write(Data("warning: FlightVoice's adapted acoustic model (models/\(RecognizerConfiguration.adaptedModelName)) is not beside this program nor in its source tree; using Debian's stock model and its decision\n".utf8))
         }
         if let dictionary = arguments.value("dict") { configuration.dictionary = dictionary }
         configuration.verbose = arguments.has("verbose")
