@@ -162,6 +162,7 @@ def main():
     parser.add_argument("--speed-only", action="store_true", help="measure speed only and replace the Speed section of --out")
     parser.add_argument("--speed-manifest", help="clips for speed (default: the held-out dev split, else the samples)")
     parser.add_argument("--speed-clips", type=int, default=40)
+    parser.add_argument("--no-ablation", action="store_true", help="skip the Ablation section (which decodes every set again with the adapted model)")
     parser.add_argument("--model", help="acoustic model folder for every decode (default: Debian's stock model); it must hold its decision-model.json")
     options = parser.parse_args()
     global ACOUSTIC_MODEL, MODEL_FLAGS
@@ -179,7 +180,12 @@ def main():
         replace_section(options.out, "## Speed", speed_section(speed_manifest, options.speed_clips, seed, work))
         print(f"updated the Speed section of {options.out}")
         return
-    sets, notes = [], []
+    sets, notes, ablation_sets = [], [], []
+    adapted = os.path.join(ROOT, "models", "en-us-flightvoice")
+    def decode_adapted(manifest, database, name):
+        features = os.path.join(work, f"adapted-{name}.tsv")
+        evaluate(manifest, database, features, extra=("--model", adapted))
+        return features
 
     if os.path.exists(os.path.join(options.corpus, "manifest.tsv")):
         corpus_db = os.path.join(work, "corpus.sqlite")
@@ -188,6 +194,9 @@ def main():
         features = os.path.join(work, "corpus.tsv")
         evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features, extra=("--calibrated-decision",))
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
+        if not options.no_ablation and not MODEL_FLAGS:
+            ablation_sets.append(("corpus", {"stock": features, "adapted": decode_adapted(os.path.join(options.corpus, "manifest.tsv"), corpus_db, "corpus")},
+                                  os.path.join(options.corpus, "manifest.tsv")))
     else:
         notes.append(f"No corpus at {options.corpus}: skipped.")
     for folder, split, label, maker in [(options.training_set, "dev", "held-out espeak-ng voices (dev split)", "make training-set"),
@@ -201,6 +210,9 @@ def main():
         features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
         evaluate(part, seed, features, extra=("--calibrated-decision",))
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
+        if not options.no_ablation and not MODEL_FLAGS:
+            short = label.split(" (")[0]
+            ablation_sets.append((short, {"stock": features, "adapted": decode_adapted(part, seed, f"{os.path.basename(os.path.normpath(folder))}-{split}")}, manifest))
 
     speed = speed_section(speed_manifest, options.speed_clips, seed, work)
 
@@ -213,6 +225,22 @@ def main():
         for note in notes: print(f"- {note}")
         print("\n## Speed\n")
         print("\n".join(speed))
+        if ablation_sets:
+            stock_model, stock_accept, stock_confirm, _ = summarize.refit(TRAINING_FEATURES)
+            adapted_model, adapted_accept, adapted_confirm, _ = summarize.committed(os.path.join(adapted, "decision-model.json"))
+            print("\n## Ablation\n")
+            print("Each set decoded twice, with Debian's stock acoustic model (the default) and with the adapted one "
+                  "(`--model adapted`), each decision replayed on the same decodes (the hand thresholds at the calibrated "
+                  "decision's beams; each model's calibrated decision with its own coefficients and probabilities: stock "
+                  f"answers at p ≥ {stock_accept}, adapted at p ≥ {adapted_accept}). Noise suppression (`--denoise`) is "
+                  "off in every row: it cost right answers on our dev split (README, \"Noise suppression\"). \"Right\" "
+                  "includes refusing a clip that names no flight.\n")
+            print(summarize.ablation(ablation_sets, [
+                ("stock, hand thresholds", "stock", summarize.threshold_decision),
+                ("**stock, calibrated (default)**", "stock", summarize.model_decision(stock_model, stock_accept, stock_confirm)),
+                ("adapted, hand thresholds", "adapted", summarize.threshold_decision),
+                ("adapted, its own calibrated decision", "adapted", summarize.model_decision(adapted_model, adapted_accept, adapted_confirm)),
+            ]))
         print("\n## Accuracy\n")
         calibrated = summarize.committed(os.path.join(ACOUSTIC_MODEL, "decision-model.json")) if MODEL_FLAGS else summarize.refit(TRAINING_FEATURES)
         summarize.report(calibrated, sets, {name for name, _, _ in sets if name.startswith("held-out")})

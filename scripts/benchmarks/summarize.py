@@ -87,6 +87,35 @@ def frequencies(rows, deciders):
         lines.append(f"| {label} | " + " | ".join(f"{counts[n][kind]} ({100 * counts[n][kind] / len(rows):.1f}%)" for n in deciders) + " |")
     return "\n".join(lines)
 
+CONDITIONS = ["clean", "snr15", "snr10", "snr5", "8k"]
+
+def ablation(sets, variants):
+    """The ablation table: for each set [(name, {variant: features}, manifest)], each variant [(label, variant,
+    decider)] as right / wrong / "did you mean" ✓ / no-flight clips answered, overall and right per condition."""
+    head = ("| set | acoustic model, decision | right | wrong | did you mean ✓ | answered where none of today's flights was said | "
+            + " | ".join(f"right, {c}" for c in CONDITIONS) + " |")
+    lines = [head, "|" + "---|" * (6 + len(CONDITIONS))]
+    for name, features, manifest in sets:
+        meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
+        for label, variant, decide in variants:
+            if variant not in features: continue
+            rows = fit.load(features[variant])
+            for row in rows:
+                for key, value in meta.get(row["path"], {}).items():
+                    if key not in row: row[key] = value
+            outcomes = [(row, outcome(row, decide(row))) for row in rows]
+            c = Counter(o for _, o in outcomes)
+            n = len(rows)
+            no_flight = [row for row in rows if not row["expected"]]
+            answered_none = sum(1 for row in no_flight if decide(row)[0] == "accept")
+            cells = [name, label, f"{100 * c['right'] / n:.1f}%", f"{100 * c['wrong'] / n:.1f}% ({c['wrong']})",
+                     f"{100 * c['confirm_right'] / n:.1f}%", f"{answered_none} of {len(no_flight)}"]
+            for condition in CONDITIONS:
+                group = [o for row, o in outcomes if row.get("condition") == condition]
+                cells.append(f"{100 * group.count('right') / len(group):.1f}%" if group else "–")
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
 def refit(train_path):
     """(model, accept, confirm, description) refitted from training features, the thresholds chosen on the committed dev
     features beside them, as the fitting script does."""
