@@ -66,7 +66,8 @@ human-set: training-set
 		--noise-from $(TRAINING_SET) --combine-with $(TRAINING_SET) $(HUMAN_SET_FLAGS)
 
 # BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
-# `make training-set`; the corpus is only measured). Decodes about 600 clips: half an hour on two idle cores.
+# `make training-set`; the corpus is only measured). Decodes about 1,700 clips with each acoustic model (the Ablation section;
+# make-benchmarks.py --no-ablation skips the second): about 40 minutes on two idle cores.
 # The speed part compares with Debian's pocketsphinx_batch; `make benchmarks-speed` measures only that (a few minutes)
 # and replaces the Speed section of BENCHMARKS.md.
 BENCHMARK_PACKAGES := pocketsphinx sox
