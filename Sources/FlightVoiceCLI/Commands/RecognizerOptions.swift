@@ -46,7 +46,8 @@ enum RecognizerOptions {
         }
         try ModelProbe.check(configuration)
         do {
-            _ = try configuration.decisionModel()
+            // Read once here: every recognizer the command builds (one per worker) then decides with this model.
+            if let model = try configuration.decisionModel() { configuration.decisionRule = .model(model) }
         } catch {
             throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
         }
