@@ -151,12 +151,12 @@ class Model:
 
     @classmethod
     def from_file(cls, path):
-        """(model, accept, confirm) from a file `--model-file` wrote (an acoustic model's decision-model.json)."""
+        """(model, accept, confirm, agreement) from a file `--model-file` wrote (an acoustic model's decision-model.json)."""
         data = json.load(open(path))
         if data["inputNames"] != NAMES: sys.exit(f"{path}: its inputs are not this script's; refit it")
         model = cls.__new__(cls)
         model.means, model.scales, model.weights, model.intercept = data["means"], data["scales"], data["weights"], data["intercept"]
-        return model, data["acceptProbability"], data["confirmProbability"]
+        return model, data["acceptProbability"], data["confirmProbability"], data.get("agreementProbability")
 
     def standardize(self, x):
         return [(v - m) / s for v, m, s in zip(x, self.means, self.scales)]
