@@ -44,6 +44,11 @@ public final class FlightRecognizer {
     private var rivalPredictor: RivalPredictor?
     /// The last prediction started; it may still run after its decode returned, and its passes wait for it.
     private var runningPrediction: RivalPrediction?
+    /// Decodes the same utterance against today's grammar with `RecognizerConfiguration.secondOpinionModel`, where the
+    /// decision model asks for a second opinion; created on first use.
+    private var secondOpinion: GrammarPass?
+    /// True when the second-opinion model is another than the one decoding (else it is never read).
+    private let secondOpinionIsAnotherModel: Bool
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
     private let decider: Decider
@@ -66,6 +71,7 @@ public final class FlightRecognizer {
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         todaysFlights = Set(vocabulary.flights)
         decider = Decider(thresholds: configuration.thresholds, model: try configuration.decisionModel())
+        secondOpinionIsAnotherModel = configuration.hasSecondOpinion
         todaysGrammar = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose),
                                     nbestLimit: configuration.nbestLimit, nbestVisitLimit: configuration.nbestVisitLimit)
         phoneLoop = PhoneLoopPass(decoder: try PocketSphinxDecoder(arguments: configuration.phoneLoopArguments, verbose: configuration.verbose))
@@ -95,9 +101,24 @@ public final class FlightRecognizer {
     private func installGrammar() throws {
         try todaysGrammar.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         try livePass?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        try secondOpinion?.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
         let open = OpenFlightGrammar(airlines: vocabulary.airlines)
         try openGrammar.utterance.install(open.jsgf, words: open.words, pronunciations: &addedPronunciations)
         grammarPronunciations = addedPronunciations
+    }
+
+    /// The second-opinion pass, created with the current grammar on first use.
+    private func secondOpinionPass() throws -> GrammarPass {
+        if let secondOpinion { return secondOpinion }
+        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.secondOpinionArguments, verbose: configuration.verbose))
+        try created.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        secondOpinion = created
+        return created
+    }
+
+    /// True when some utterance may be decoded by the second-opinion model.
+    private var mayAskSecondOpinion: Bool {
+        secondOpinionIsAnotherModel && (decider.model?.agreementProbability != nil || configuration.alwaysReadsRival)
     }
 
     /// The streaming pass, created with the current grammar on first use.
@@ -169,11 +190,12 @@ public final class FlightRecognizer {
 
     // MARK: Live listening (used by `LiveRecognizer`)
 
-    /// Creates the streaming decoder and the rival predictor's now, so that `process` and `prepareRival` never install a
+    /// Creates the streaming decoder, the rival predictor's and the second opinion's now, so that `process` and `prepareRival` never install a
     /// grammar or create a decoder while `decodeSnapshot` runs.
     func prepareStreaming() throws {
         _ = try streamingPass()
         _ = try predictor()
+        if mayAskSecondOpinion { _ = try secondOpinionPass() }
     }
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
@@ -250,6 +272,9 @@ public final class FlightRecognizer {
                 path = try rivalPath(of: cepstra, excluding: features.grammarFlights)
             }
             features.rival = features.rivalReading(path)
+        }
+        if mayAskSecondOpinion && !features.grammarFlights.isEmpty && (decider.wantsSecondOpinion(features) || configuration.alwaysReadsRival) {
+            features.secondOpinionFlights = grammar.flights(in: try secondOpinionPass().decode(cepstra).text)
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,

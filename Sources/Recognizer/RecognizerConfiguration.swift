@@ -92,9 +92,15 @@ public struct RecognizerConfiguration: Sendable {
     /// utterance is answered sooner (the kiosk, the service); a batch that already keeps every core busy gains nothing.
     public var concurrentPasses: Bool = true
 
-    /// Decode the rival (today's grammar less the flight heard) for every utterance heard as a flight, not only where it
-    /// can change the decision: for measuring (`eval --rival`). Decisions stay the same; decoding takes longer.
+    /// Decode the rival (today's grammar less the flight heard), and with another acoustic model than
+    /// `secondOpinionModel` its second opinion, for every utterance heard as a flight, not only where they can change the
+    /// decision: for measuring (`eval --rival`). Decisions stay the same; decoding takes longer.
     public var alwaysReadsRival: Bool = false
+
+    /// The acoustic model whose reading of today's grammar is the second opinion (`DecisionModel.agreementProbability`):
+    /// Debian's stock model, trained on other speech than an adapted model's adaptation set, so the two seldom agree on the
+    /// same wrong flight. Not read when it is the acoustic model itself.
+    public var secondOpinionModel: String = Self.stockAcousticModel
 
     /// How many distinct n-best hypotheses to read; 0 skips n-best. In this library version building the grammar
     /// search's lattice is the cost: seconds per clip with these beams, and still 0.9–3.3 s for a noisy 2.5 s clip
@@ -217,6 +223,17 @@ public struct RecognizerConfiguration: Sendable {
     /// Decoder arguments of today's grammar (the whole-utterance and the live pass).
     var commonArguments: [(String, String)] {
         arguments(beams: (beam, phoneBeam, wordBeam))
+    }
+
+    /// Decoder arguments of the second opinion: today's grammar's, with `secondOpinionModel`.
+    var secondOpinionArguments: [(String, String)] {
+        commonArguments.map { $0.0 == "-hmm" ? ("-hmm", secondOpinionModel) : $0 }
+    }
+
+    /// True when the second opinion is another model than the one decoding.
+    var hasSecondOpinion: Bool {
+        URL(fileURLWithPath: secondOpinionModel).resolvingSymlinksInPath().standardizedFileURL
+            != URL(fileURLWithPath: acousticModel).resolvingSymlinksInPath().standardizedFileURL
     }
 
     /// Decoder arguments of the phone-loop pass.

@@ -19,4 +19,26 @@ struct AdaptedModelTests {
         let result = try recognizer.recognize(samples: try TestFlights.samples(file))
         #expect(result.grammarFlights.first == expected, "heard \"\(result.transcript.text)\"")
     }
+
+    @Test("its decision asks Debian's stock model for a second opinion, which reads today's grammar as the stock model does",
+          arguments: ["lx40.wav", "ba287.wav", "where-exit.wav"])
+    func secondOpinionIsTheStockModelsReading(file: String) throws {
+        var adapted = RecognizerConfiguration()
+        adapted.selectModel(folder: Self.folder)
+        #expect(try adapted.decisionModel()?.agreementProbability != nil)
+        adapted.alwaysReadsRival = true
+        let samples = try TestFlights.samples(file)
+        let result = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: adapted).recognize(samples: samples)
+        let stock = try FlightRecognizer(vocabulary: TestFlights.vocabulary).recognize(samples: samples)
+        if result.grammarFlights.isEmpty {
+            #expect(result.features?.secondOpinionFlights == nil, "nothing heard: nothing to agree with")
+        } else {
+            #expect(result.features?.secondOpinionFlights == stock.grammarFlights)
+        }
+
+        var measuringStock = RecognizerConfiguration()
+        measuringStock.alwaysReadsRival = true
+        let itself = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: measuringStock).recognize(samples: samples)
+        #expect(itself.features?.secondOpinionFlights == nil, "the stock model is not its own second opinion")
+    }
 }

@@ -105,6 +105,7 @@ struct CalibratedDeciderTests {
             #expect(model.inputNames == DecisionModel.inputNames)
             #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == model.inputNames.count)
             #expect(model.confirmProbability <= model.acceptProbability)
+            if let agreement = model.agreementProbability { #expect((model.confirmProbability...model.acceptProbability).contains(agreement)) }
         }
     }
 
@@ -151,6 +152,33 @@ struct CalibratedDeciderTests {
         #expect(inputs[try #require(names.firstIndex(of: "open_distance"))] == 1)
         #expect(inputs[try #require(names.firstIndex(of: "open_airline_differs"))] == 1)
         #expect(!names.contains("carrier_words"), "the words around the flight must not count against it")
+    }
+
+    @Test("with an agreement probability, a flight the second acoustic model also heard is answered from it; another, or none, is asked")
+    func secondOpinionAnswers() {
+        let model = Self.fitOnly
+        let agreeing = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability, agreementProbability: 0.6))
+        func heard(fit: Double, secondOpinion: [FlightNumber]?, open: FlightNumber? = nil) -> DecisionFeatures {
+            var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil)
+            features.secondOpinionFlights = secondOpinion
+            return features
+        }
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(agreeing.wantsSecondOpinion(heard(fit: -49, secondOpinion: nil)), "p 0.73: between agreement and accept")
+        #expect(agreeing.decide(heard(fit: -49, secondOpinion: [lx40])).decision == .accepted(lx40))
+        #expect(agreeing.decide(heard(fit: -49, secondOpinion: [lx44])).decision == .confirm([lx40]))
+        #expect(agreeing.decide(heard(fit: -49, secondOpinion: [])).decision == .confirm([lx40]))
+        #expect(agreeing.decide(heard(fit: -49, secondOpinion: nil)).decision == .confirm([lx40]))
+        #expect(decider.decide(heard(fit: -49, secondOpinion: [lx40])).decision == .confirm([lx40]), "no agreement probability: no second opinion")
+        #expect(!decider.wantsSecondOpinion(heard(fit: -49, secondOpinion: nil)))
+
+        #expect(!agreeing.wantsSecondOpinion(heard(fit: -49.8, secondOpinion: nil)), "p 0.55: below the agreement probability")
+        #expect(agreeing.decide(heard(fit: -49.8, secondOpinion: [lx40])).decision == .confirm([lx40]))
+        #expect(!agreeing.wantsSecondOpinion(heard(fit: -47, secondOpinion: nil)), "answered without it")
+        #expect(!agreeing.wantsSecondOpinion(heard(fit: -49, secondOpinion: nil, open: lx44)), "doubt asks whatever it hears")
+        #expect(agreeing.decide(heard(fit: -49, secondOpinion: [lx40], open: lx44)).decision == .confirm([lx40, lx44]))
     }
 
     @Test("the model reads the rival on every utterance heard as a flight")

@@ -45,13 +45,14 @@ def threshold_decision(row):
         return "accept", [row["heard_today"]]
     return "confirm", offers(row, row["rival_flight"])
 
-def model_decision(model, accept, confirm):
+def model_decision(model, accept, confirm, agreement=None):
     def decide(row):
         if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
         p = model.probability(row)
         if p < confirm: return "reject", []
         if open_other(row): return "confirm", offers(row, row["open_flight"])
-        if p >= accept and (number(row["unexplained_speech_s"]) or 0) < UNEXPLAINED: return "accept", [row["heard_today"]]
+        agreed = agreement is not None and p >= agreement and row.get("second_opinion_flight") == row["heard_today"]
+        if (p >= accept or agreed) and (number(row["unexplained_speech_s"]) or 0) < UNEXPLAINED: return "accept", [row["heard_today"]]
         return "confirm", offers(row, row["rival_flight"])
     return decide
 
@@ -117,27 +118,28 @@ def ablation(sets, variants):
     return "\n".join(lines)
 
 def refit(train_path):
-    """(model, accept, confirm, description) refitted from training features, the thresholds chosen on the committed dev
+    """(model, accept, confirm, agreement, description) refitted from training features, the thresholds chosen on the committed dev
     features beside them, as the fitting script does."""
     train = fit.load(train_path)
     model = fit.Model(train)
     folder = os.path.dirname(train_path)
     devs = [fit.load(os.path.join(folder, name)) for name in ("dev-human-features.tsv", "dev-synthetic-features.tsv")
             if os.path.exists(os.path.join(folder, name))]
-    accept, confirm = fit.choose(devs or [train], model)
-    return model, accept, confirm, f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`"
+    accept, confirm, agreement = fit.choose(devs or [train], model)
+    return model, accept, confirm, agreement, f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`"
 
 def committed(model_path):
-    """(model, accept, confirm, description) from an acoustic model's decision-model.json."""
-    model, accept, confirm = fit.Model.from_file(model_path)
-    return model, accept, confirm, f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`"
+    """(model, accept, confirm, agreement, description) from an acoustic model's decision-model.json."""
+    model, accept, confirm, agreement = fit.Model.from_file(model_path)
+    return model, accept, confirm, agreement, f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`"
 
 def report(calibrated, sets, reliable):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
     `calibrated` is what `refit` or `committed` returns."""
-    model, accept, confirm, description = calibrated
-    deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm)}
-    print(f"Calibrated decision: answer at p ≥ {accept}, \"did you mean\" at p ≥ {confirm} ({description}).\n")
+    model, accept, confirm, agreement, description = calibrated
+    deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm, agreement)}
+    agreeing = "" if agreement is None else f", and at p ≥ {agreement} when Debian's stock model heard the same flight"
+    print(f"Calibrated decision: answer at p ≥ {accept}{agreeing}, \"did you mean\" at p ≥ {confirm} ({description}).\n")
     for name, features, manifest in sets:
         rows = fit.load(features)
         meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}

@@ -21,7 +21,9 @@ against observed probability per bin). The coefficients belong to the acoustic m
 with: --model-file writes them as the JSON the recognizer reads from that model's folder
 (models/en-us-flightvoice/decision-model.json, the default model's); --swift writes them as Swift source for Debian's
 stock model, whose folder is not ours (Sources/Recognizer/Decision/DecisionModel+Fitted.swift, `DecisionModel.stock`).
-Never give it features of the corpus you report on.
+Never give it features of the corpus you report on. Where every dev file has the second acoustic model's flight
+(`second_opinion_flight`, measured by `eval --rival` with a model other than Debian's stock one), it also chooses the
+agreement probability, from which a flight both models heard is answered (see `choose`).
 
 The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
@@ -99,6 +101,9 @@ def load(path, manifest=None):
         # Without a manifest every clip that expects no flight counts as naming none (stricter).
         kind = kinds.get(os.path.basename(row["path"])) or row.get("kind") or "noflight"
         row["names_no_flight"] = not row["expected"] and kind in ("noflight", "noise")
+        # The second acoustic model's flight (`eval --rival` reads it for every clip heard as a flight); None in files
+        # written before it was measured.
+        row["second_opinion"] = row.get("second_opinion_flight")
     return rows
 
 def solve(matrix, vector):
@@ -146,12 +151,12 @@ class Model:
 
     @classmethod
     def from_file(cls, path):
-        """(model, accept, confirm) from a file `--model-file` wrote (an acoustic model's decision-model.json)."""
+        """(model, accept, confirm, agreement) from a file `--model-file` wrote (an acoustic model's decision-model.json)."""
         data = json.load(open(path))
         if data["inputNames"] != NAMES: sys.exit(f"{path}: its inputs are not this script's; refit it")
         model = cls.__new__(cls)
         model.means, model.scales, model.weights, model.intercept = data["means"], data["scales"], data["weights"], data["intercept"]
-        return model, data["acceptProbability"], data["confirmProbability"]
+        return model, data["acceptProbability"], data["confirmProbability"], data.get("agreementProbability")
 
     def standardize(self, x):
         return [(v - m) / s for v, m, s in zip(x, self.means, self.scales)]
@@ -160,21 +165,23 @@ class Model:
         z = self.intercept + sum(w * v for w, v in zip(self.weights, self.standardize(inputs(row))))
         return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
-def decide(row, p, accept, confirm):
-    """What the Swift Decider decides (n-best off): accept, confirm or reject."""
+def decide(row, p, accept, confirm, agreement=None):
+    """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
+    the flight is answered when the second acoustic model heard the same one."""
     if not row["heard"]: return "reject"
     if p < confirm: return "reject"
     open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
     if open_other: return "confirm"
-    if p >= accept and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
+    agreed = agreement is not None and p >= agreement and row["second_opinion"] == row["heard_today"]
+    if (p >= accept or agreed) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
     return "confirm"
 
-def outcomes(rows, model, accept, confirm):
+def outcomes(rows, model, accept, confirm, agreement=None):
     """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
     flight answered and none offered."""
     counts = {"right": 0, "wrong": 0, "confirm_right": 0, "confirm_other": 0, "unanswered": 0, "noflight_answered": 0}
     for row in rows:
-        d = decide(row, probability(model, row), accept, confirm)
+        d = decide(row, probability(model, row), accept, confirm, agreement)
         if d == "accept":
             counts["right" if row["right"] else "wrong"] += 1
             if row["names_no_flight"]: counts["noflight_answered"] += 1
@@ -196,21 +203,28 @@ def probability(model, row):
 
 def choose(dev_sets, model):
     """The accept probability: the lowest at which every dev set has at most MAX_WRONG wrong answers and no clip naming
-    no flight answered. The confirm probability: the one that offers or answers the flight said (or refuses a clip
-    that names none) most often, averaged over the dev sets."""
+    no flight answered. Where every dev set has the second opinion measured, the accept and agreement probabilities
+    together: the pair within the same limits that answers the flight said most often (averaged over the dev sets).
+    The confirm probability: the one that offers or answers the flight said (or refuses a clip that names none) most
+    often, averaged over the dev sets."""
     if dev_sets and isinstance(dev_sets[0], dict): dev_sets = [dev_sets]
     grid = [i / 200 for i in range(60, 200)] + [0.995, 0.999]
-    accept = grid[-1]
-    for a in grid:
-        if all(c["wrong"] <= MAX_WRONG * len(rows) and c["noflight_answered"] == 0
-               for rows in dev_sets for c in [outcomes(rows, model, a, 0.0)]):
-            accept = a
-            break
+    def allowed(accept, agreement):
+        return all(c["wrong"] <= MAX_WRONG * len(rows) and c["noflight_answered"] == 0
+                   for rows in dev_sets for c in [outcomes(rows, model, accept, 0.0, agreement)])
+    def answered(accept, agreement):
+        return round(sum(outcomes(rows, model, accept, 0.0, agreement)["right"] / len(rows) for rows in dev_sets), 9)
+    accept = next((a for a in grid if allowed(a, None)), grid[-1])
+    agreement = None
+    if all(row["second_opinion"] is not None for rows in dev_sets for row in rows):
+        pairs = [(a, g) for a in grid if a >= accept for g in grid if g <= a and allowed(a, g)]
+        if pairs:
+            accept, agreement = max(pairs, key=lambda pair: (answered(*pair), pair[0], pair[1]))
     def useful(confirm):
-        return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm)])
-    candidates = [i / 100 for i in range(5, int(round(accept * 100)))]
+        return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm, agreement)])
+    candidates = [i / 100 for i in range(5, int(round(min(accept, agreement or 1) * 100)) + 1)]
     confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
-    return accept, confirm
+    return accept, confirm, agreement
 
 def reliability(rows, model):
     bins = [[] for _ in range(10)]
@@ -228,26 +242,26 @@ def reliability(rows, model):
     lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight heard")
     return "\n".join(lines)
 
-def swift(model, accept, confirm, source, chosen_on):
+def swift(model, accept, confirm, agreement, source, chosen_on):
     def numbers(values): return ", ".join(f"{v:.6g}" for v in values)
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
     /// The model fitted on Debian's stock acoustic model's decodes of the training voices (see `DecisionModel`).
     public static let stock = DecisionModel(
-        inputNames: {NAMES!r},
+        inputNames: {json.dumps(NAMES)},
         means: [{numbers(model.means)}],
         scales: [{numbers(model.scales)}],
         weights: [{numbers(model.weights)}],
         intercept: {model.intercept:.6g},
         acceptProbability: {accept:.3g},
-        confirmProbability: {confirm:.3g})
+        confirmProbability: {confirm:.3g}{"" if agreement is None else f", agreementProbability: {agreement:.3g}"})
 }}
-""".replace("'", '"')
+"""
 
-def model_file(model, accept, confirm, source, chosen_on):
+def model_file(model, accept, confirm, agreement, source, chosen_on):
     """The JSON `DecisionModel(contentsOf:)` reads (its Codable keys; `source` is for people and ignored)."""
-    return json.dumps({
+    return json.dumps({**{
         "source": f"scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand",
         "inputNames": NAMES,
         "means": [float(f"{v:.6g}") for v in model.means],
@@ -256,7 +270,7 @@ def model_file(model, accept, confirm, source, chosen_on):
         "intercept": float(f"{model.intercept:.6g}"),
         "acceptProbability": float(f"{accept:.3g}"),
         "confirmProbability": float(f"{confirm:.3g}"),
-    }, indent=1) + "\n"
+    }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")})}, indent=1) + "\n"
 
 def parse_named(text):
     """NAME=FEATURES.tsv[,MANIFEST.tsv]"""
@@ -264,8 +278,8 @@ def parse_named(text):
     features, _, manifest = paths.partition(",")
     return name, load(features, manifest or None)
 
-def summary(name, rows, model, accept, confirm):
-    c = outcomes(rows, model, accept, confirm)
+def summary(name, rows, model, accept, confirm, agreement):
+    c = outcomes(rows, model, accept, confirm, agreement)
     total = len(rows)
     return (f"\n## {name}: {total} clips\n\n"
             f"right {c['right']} ({100 * c['right'] / total:.1f}%), wrong {c['wrong']} ({100 * c['wrong'] / total:.1f}%), "
@@ -288,17 +302,18 @@ def main():
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
     model = Model(train)
-    accept, confirm = choose([rows for _, rows in devs] or [train], model)
+    accept, confirm, agreement = choose([rows for _, rows in devs] or [train], model)
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
-          f"accept at p >= {accept}, confirm at p >= {confirm}")
+          f"accept at p >= {accept}, confirm at p >= {confirm}"
+          + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight"))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
-        print(summary(name, rows, model, accept, confirm))
+        print(summary(name, rows, model, accept, confirm, agreement))
     if out:
-        open(out, "w").write(swift(model, accept, confirm, os.path.basename(train_path), chosen_on))
+        open(out, "w").write(swift(model, accept, confirm, agreement, os.path.basename(train_path), chosen_on))
     if json_out:
-        open(json_out, "w").write(model_file(model, accept, confirm, os.path.basename(train_path), chosen_on))
+        open(json_out, "w").write(model_file(model, accept, confirm, agreement, os.path.basename(train_path), chosen_on))
 
 if __name__ == "__main__":
     main()

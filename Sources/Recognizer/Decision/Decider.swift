@@ -8,7 +8,8 @@ import Foundation
 /// `RecognitionThresholds`): the flight words' fit against the phone loop and the open grammar, less what their
 /// hurried pace costs, plus the lead over today's nearest other flight; the fit score is reported either way.
 /// Either way, doubt asks: another of today's flights heard by the open grammar, or speech the words do not explain,
-/// makes an answer a question. Pure; `Sendable`.
+/// makes an answer a question. A model with an agreement probability also answers below its accept probability when
+/// a second acoustic model heard the same flight (`wantsSecondOpinion`). Pure; `Sendable`.
 struct Decider: Sendable {
     /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
     let thresholds: RecognitionThresholds
@@ -53,7 +54,16 @@ struct Decider: Sendable {
         return score >= thresholds.rejectScore && score + thresholds.largestRivalShare >= acceptThreshold(features)
     }
 
-    /// Decides on `features` (with the rival reading, when it was decoded).
+    /// True when a second acoustic model's reading of today's grammar can turn this utterance's "did you mean" into an
+    /// answer (`DecisionModel.agreementProbability`): only then is it worth its decode.
+    func wantsSecondOpinion(_ features: DecisionFeatures) -> Bool {
+        guard let model, let agreement = model.agreementProbability, let best = features.heardFlights.first else { return false }
+        let probability = model.probability(features)
+        return probability >= agreement && probability < model.acceptProbability && doubtingFlights(features, best: best).isEmpty
+            && features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds
+    }
+
+    /// Decides on `features` (with the rival reading and the second opinion, when they were decoded).
     func decide(_ features: DecisionFeatures) -> Verdict {
         let acceptAt = acceptThreshold(features)
         let withoutRival = fitScoreWithoutRival(features)
@@ -79,7 +89,8 @@ struct Decider: Sendable {
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
         guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
         if probability < model.confirmProbability { return .rejected(.lowConfidence(score: probability)) }
-        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability)
+        let agreed = model.agreementProbability.map { probability >= $0 && features.secondOpinionFlights?.first == best } ?? false
+        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed)
     }
 
     private func decision(_ features: DecisionFeatures, score: Double?, scoreWithoutRival: Double?, acceptAt: Double) -> RecognitionDecision {

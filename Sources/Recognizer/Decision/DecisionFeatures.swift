@@ -68,6 +68,9 @@ public struct DecisionFeatures: Sendable {
     public let alternatives: [Alternative]
     /// The nearest of today's other flights; nil until the rival pass ran.
     public internal(set) var rival: RivalReading?
+    /// The flights a second acoustic model heard reading today's grammar on the same audio
+    /// (`RecognizerConfiguration.secondOpinionModel`); nil when it was not asked.
+    public internal(set) var secondOpinionFlights: [FlightNumber]?
 
     /// The lowest phone-loop ratio of any word: the worst-fitting word.
     public var lowestWordRatio: Double? { words.map(\.phoneLoopRatio).min() }
@@ -144,6 +147,7 @@ extension DecisionFeatures {
         alternatives = reading.nbest.filter { $0.text != reading.text }
             .map { Alternative(text: $0.text, pathScore: $0.pathScore, flights: grammar.flights(in: $0.text)) }
         rival = nil
+        secondOpinionFlights = nil
     }
 
     /// The rival reading of `path` against this utterance's path: the lead per frame of the words heard (as the fit

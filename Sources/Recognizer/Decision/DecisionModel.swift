@@ -24,10 +24,15 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     public let acceptProbability: Double
     /// Probability below which the traveller is asked to say it again rather than offered the flight.
     public let confirmProbability: Double
+    /// Probability from which the flight is answered when a second acoustic model, reading today's grammar on the same
+    /// audio (`RecognizerConfiguration.secondOpinionModel`), hears the same flight; nil: no second opinion is asked.
+    /// Chosen with `acceptProbability` on the dev voices for the same few wrong answers: two models that were trained
+    /// on different speech rarely agree on the same wrong flight.
+    public let agreementProbability: Double?
 
     /// A model with these coefficients.
     public init(inputNames: [String], means: [Double], scales: [Double], weights: [Double], intercept: Double,
-                acceptProbability: Double, confirmProbability: Double) {
+                acceptProbability: Double, confirmProbability: Double, agreementProbability: Double? = nil) {
         precondition(means.count == inputNames.count && scales.count == inputNames.count && weights.count == inputNames.count)
         self.inputNames = inputNames
         self.means = means
@@ -36,6 +41,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         self.intercept = intercept
         self.acceptProbability = acceptProbability
         self.confirmProbability = confirmProbability
+        self.agreementProbability = agreementProbability
     }
 
     /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
@@ -71,6 +77,9 @@ public struct DecisionModel: Sendable, Hashable, Codable {
             else if model.scales.contains(where: { !($0 > 0) }) { "a scale is not positive" }
             else if !(0...1).contains(model.confirmProbability) || !(0...1).contains(model.acceptProbability)
                         || model.confirmProbability > model.acceptProbability { "its probabilities (accept \(model.acceptProbability), confirm \(model.confirmProbability)) are not 0 ≤ confirm ≤ accept ≤ 1" }
+            else if let agreement = model.agreementProbability, !(model.confirmProbability...model.acceptProbability).contains(agreement) {
+                "its agreement probability \(agreement) is not between its confirm and accept probabilities"
+            }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
         self = model
