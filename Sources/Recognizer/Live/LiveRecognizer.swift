@@ -20,6 +20,8 @@ public struct LiveUtterance: Sendable {
     /// The same result the batch path gives for this audio.
     public let result: RecognitionResult
     public let reason: EndpointReason
+    /// Where the speech started, in seconds since listening began (the first frame of the onset).
+    public let speechStart: Double
     /// Where the speech ended, in seconds since listening began (as the endpointer heard it).
     public let speechEnd: Double
     /// Where the endpointer declared the end, in seconds since listening began.
@@ -279,7 +281,8 @@ public final class LiveRecognizer {
             speculation = nil
             candidateDecode = nil
             decodedAudio?(decoded.samples)
-            events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
+            events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechStart: seconds(speechStart),
+                                               speechEnd: seconds(lastSpeech),
                                                endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
                                                speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
                                                decodeIdleCoresSeconds: decoded.idleCoresSeconds,
