@@ -49,6 +49,14 @@ struct EndpointerTests {
         Case(name: "a pause mid-number does not end the query",
              levels: frames(room, 1) + frames(voice, 0.6) + frames(room, 0.6) + frames(voice, 0.6) + frames(room, 2), completeAt: nil,
              expected: ["start", "candidate", "candidate", "end:trailing_silence"]),
+        Case(name: "a traveller who paused between digits is not cut at a like pause on a complete flight",
+             levels: frames(room, 1) + frames(voice, 0.5) + frames(room, 0.4) + frames(voice, 0.5) + frames(room, 0.45) + frames(voice, 0.5)
+                + frames(room, 2), completeAt: 200,
+             expected: ["start", "candidate", "candidate", "candidate", "end:complete_flight"]),
+        Case(name: "fluent speech with short gaps still ends on a complete flight after the short silence",
+             levels: frames(room, 1) + frames(voice, 0.5) + frames(room, 0.15) + frames(voice, 0.5) + frames(room, 0.4) + frames(voice, 0.5)
+                + frames(room, 2), completeAt: 180,
+             expected: ["start", "candidate", "candidate", "end:complete_flight", "start", "candidate", "end:trailing_silence"]),
         Case(name: "a cough or a door is dropped", levels: frames(room, 1) + frames(-15, 0.15) + frames(room, 2), completeAt: nil,
              expected: ["start", "discarded"]),
         Case(name: "a click is not even a start", levels: frames(room, 1) + frames(-15, 0.04) + frames(room, 1), completeAt: nil, expected: []),
@@ -66,6 +74,19 @@ struct EndpointerTests {
 
     @Test(arguments: cases) func endpoints(_ example: Case) {
         #expect(Self.run(example.levels, completeAt: example.completeAt).map(Self.describe) == example.expected)
+    }
+
+    @Test func withoutThePaceRuleTheDigitByDigitTravellerIsCutAtTheSecondPause() {
+        let levels = Self.frames(Self.room, 1) + Self.frames(Self.voice, 0.5) + Self.frames(Self.room, 0.4) + Self.frames(Self.voice, 0.5)
+            + Self.frames(Self.room, 0.45) + Self.frames(Self.voice, 0.5) + Self.frames(Self.room, 2)
+        var unpaced = EndpointerConfiguration()
+        unpaced.shortSilencePerLongestPause = 0
+        let events = Self.run(levels, completeAt: 200, configuration: unpaced)
+        #expect(events.map(Self.describe) == ["start", "candidate", "candidate", "end:complete_flight", "start", "candidate", "end:trailing_silence"])
+        // With it, the query ends on the last word, having waited longer than its longest pause.
+        let paced = Self.run(levels, completeAt: 200)
+        guard case .ended(let end, let lastSpeech, .completeFlight)? = paced.last else { Issue.record("\(paced)"); return }
+        #expect(lastSpeech >= 335 && end - lastSpeech > 45)
     }
 
     /// Runs `levels` through a fresh endpointer, telling it before frame `decodedAt` what the candidate's decode read
