@@ -117,13 +117,15 @@ struct EndpointerTests {
     }
 
     // Voice in frames 100..<220, speech to frame 222 (the 30 ms level smoothing carries it two frames on); the
-    // candidate comes at frame 233 (0.12 s of quiet), the short silence at 251, the long one at 311.
+    // candidate comes at frame 233 (0.12 s of quiet), the short silence at 251, the medium one at 281, the long one at 311.
     static let query = frames(room, 1) + frames(voice, 1.2) + frames(room, 2)
     static let decodedCases: [DecodedCase] = [
         DecodedCase(name: "a decode naming a whole flight ends the query after the short silence", levels: query, decodedAt: 240,
                     reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@251"]),
         DecodedCase(name: "a decode known after the short silence ends the query at once", levels: query, decodedAt: 275,
                     reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@275"]),
+        DecodedCase(name: "a decode asking \"did you mean\" a whole flight ends the query after the medium silence", levels: query,
+                    decodedAt: 240, reading: .doubtfulFlight, expected: ["start@107", "candidate@233", "end:doubtful_flight@281"]),
         DecodedCase(name: "a decode naming no whole flight keeps the long wait", levels: query, decodedAt: 240,
                     reading: .undecided, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
         DecodedCase(name: "a decode reported before any candidate is ignored", levels: query, decodedAt: 200,
