@@ -43,12 +43,13 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// the short silence, because a "did you mean" is more often a traveller cut at a pause (ending such queries after
     /// the short silence cost 3 of 60 human dev clips their exact answer).
     public var doubtfulFlightSilenceSeconds = 0.6
-    /// The short silences (`completeSilenceSeconds`, `decodedFlightSilenceSeconds`, `doubtfulFlightSilenceSeconds`) last at least this many times the
-    /// longest pause the traveller has made inside the utterance so far (capped at `incompleteSilenceSeconds`): a
-    /// traveller who spells the number digit by digit with 0.3–0.5 s between digits (as half the human dev speakers
-    /// do) is not cut at the next such pause. On the human dev clips (dev-h4) 5 of 60 ended at such a pause on a
-    /// complete, stable streaming hypothesis ("a y one five… one four" answered AY 1521), each after an earlier pause at
-    /// least 0.8 times as long; fluent speech pauses less than 0.25 s between words, so its wait does not change.
+    /// The short and medium silences (`completeSilenceSeconds`, `decodedFlightSilenceSeconds`,
+    /// `doubtfulFlightSilenceSeconds`) last at least this many times the longest pause the traveller has made inside
+    /// the utterance so far (capped at `incompleteSilenceSeconds`): a traveller who spells the number digit by digit
+    /// with 0.3–0.5 s between digits, as many human dev speakers do, is not cut at the next such pause. On the human dev
+    /// clips (dev-h4) 5 of 60 ended at such a pause on a complete, stable streaming hypothesis ("a y one five… one
+    /// four" answered AY 1521), each after an earlier pause at least 0.8 times as long. Our synthetic dev clips pause
+    /// less than 0.3 s between words (one exception in 60), so their waits do not change.
     public var shortSilencePerLongestPause = 1.25
     /// Trailing quiet that ends any other utterance: long, because a traveller pauses mid-number ("L X four… forty")
     /// and decoding the query cut at a pause answers the wrong flight.
@@ -112,8 +113,9 @@ public enum EndpointEvent: Sendable, Hashable {
 ///
 /// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight (unless the decode of the
 /// candidate read a fragment of one) or (`decodedFlightSilenceSeconds`) when the decode of the candidate named a
-/// whole flight, late (`incompleteSilenceSeconds`) when it is still mid-number, and always by
-/// `maximumUtteranceSeconds`.
+/// whole flight, sooner than late (`doubtfulFlightSilenceSeconds`) when that decode asks "did you mean" a whole flight,
+/// late (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`; the early
+/// and medium waits are lengthened to the traveller's pace (`shortSilencePerLongestPause`).
 public struct Endpointer: Sendable {
     public let configuration: EndpointerConfiguration
 
