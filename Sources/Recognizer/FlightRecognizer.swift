@@ -247,13 +247,17 @@ public final class FlightRecognizer {
 
         // Every pass's decoder has the same front end (`RecognizerConfiguration.arguments(beams:)`), so the cepstra are
         // computed once and each pass decodes them.
+        let stepStarted = ThreadCPUClock.seconds()
         let cepstra = try utterance.samples.withUnsafeBufferPointer { try todaysGrammar.utterance.decoder.cepstra(of: $0) }
+        cost.steps.cepstra = ThreadCPUClock.seconds() - stepStarted
         let predicts = !predictedFlights.isEmpty && configuration.concurrentPasses && runningPrediction?.isRunning != true
         let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra, openGrammarOnOwner: predicts)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
         let prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons) : nil
+        let grammarStarted = ThreadCPUClock.seconds()
         let reading = try todaysGrammar.decode(cepstra)
+        cost.steps.todaysGrammar = ThreadCPUClock.seconds() - grammarStarted
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
             return unheard(reading.frameCount >= configuration.thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
@@ -261,6 +265,8 @@ public final class FlightRecognizer {
         var features = DecisionFeatures(reading: reading, comparisons: try comparisons.results(), utterance: utterance, grammar: grammar,
                                         normalizer: normalizer, todaysFlights: todaysFlights, thresholds: configuration.thresholds)
         cost.comparisonsCPUSeconds = comparisons.cpuSeconds
+        cost.steps.phoneLoop = comparisons.phoneLoopCPUSeconds
+        cost.steps.openGrammar = comparisons.openGrammarCPUSeconds
         // The rival is decoded only where it can change the decision (or when measuring it everywhere).
         if !features.grammarFlights.isEmpty && (decider.wantsRival(features) || configuration.alwaysReadsRival) {
             let path: RivalPath
@@ -268,8 +274,12 @@ public final class FlightRecognizer {
                 path = predicted
                 predictedRivalsUsed += 1
                 cost.predictionCPUSeconds = prediction.cpuSeconds
+                cost.steps.rival = prediction.cpuSeconds
+                cost.steps.rivalAlongside = true
             } else {
+                let rivalStarted = ThreadCPUClock.seconds()
                 path = try rivalPath(of: cepstra, excluding: features.grammarFlights)
+                cost.steps.rival = ThreadCPUClock.seconds() - rivalStarted
             }
             features.rival = features.rivalReading(path)
         }

@@ -196,4 +196,27 @@ import Testing
         let unwritable = try binary.run(["eval", "--features", "/nonexistent/features.tsv", Self.samples.appendingPathComponent("manifest.tsv").path])
         #expect(unwritable.exitCode == 74)
     }
+
+    @Test func evalLiveWritesTheAudioEachAnswerWasDecodedFromAndRecognizeOnItGivesTheLiveAnswer() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let manifest = binary.folder.appendingPathComponent("one.tsv")
+        try "path\tflight\n\(Self.samples.appendingPathComponent("lx40.wav").path)\tLX40\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let folder = binary.folder.appendingPathComponent("live-audio")
+        let features = binary.folder.appendingPathComponent("features.tsv")
+        let run = try binary.run(["eval", "--live", "--live-audio", folder.path, "--features", features.path, manifest.path])
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        let rows = try String(contentsOf: folder.appendingPathComponent("endpoints.tsv"), encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.first == ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s"])
+        let row = try #require(rows.dropFirst().first)
+        #expect(row.count == rows[0].count)
+        // The live answer, and what `recognize` makes of the audio it was decoded from.
+        let liveFlight = try String(contentsOf: features, encoding: .utf8).split(separator: "\n")[1].split(separator: "\t")[3]
+        let again = try binary.run(["recognize", "--format", "jsonl", folder.appendingPathComponent(row[1]).path])
+        let recognized = try #require(JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+        #expect(liveFlight == "LX40")
+        #expect(recognized["flight"] as? String == String(liveFlight))
+        #expect(try binary.run(["eval", "--live-audio", folder.path, manifest.path]).exitCode == 64, "--live-audio needs --live")
+    }
 }

@@ -49,6 +49,14 @@ struct EndpointerTests {
         Case(name: "a pause mid-number does not end the query",
              levels: frames(room, 1) + frames(voice, 0.6) + frames(room, 0.6) + frames(voice, 0.6) + frames(room, 2), completeAt: nil,
              expected: ["start", "candidate", "candidate", "end:trailing_silence"]),
+        Case(name: "a traveller who paused between digits is not cut at a like pause on a complete flight",
+             levels: frames(room, 1) + frames(voice, 0.5) + frames(room, 0.4) + frames(voice, 0.5) + frames(room, 0.45) + frames(voice, 0.5)
+                + frames(room, 2), completeAt: 200,
+             expected: ["start", "candidate", "candidate", "candidate", "end:complete_flight"]),
+        Case(name: "fluent speech with short gaps still ends on a complete flight after the short silence",
+             levels: frames(room, 1) + frames(voice, 0.5) + frames(room, 0.15) + frames(voice, 0.5) + frames(room, 0.4) + frames(voice, 0.5)
+                + frames(room, 2), completeAt: 180,
+             expected: ["start", "candidate", "candidate", "end:complete_flight", "start", "candidate", "end:trailing_silence"]),
         Case(name: "a cough or a door is dropped", levels: frames(room, 1) + frames(-15, 0.15) + frames(room, 2), completeAt: nil,
              expected: ["start", "discarded"]),
         Case(name: "a click is not even a start", levels: frames(room, 1) + frames(-15, 0.04) + frames(room, 1), completeAt: nil, expected: []),
@@ -66,6 +74,19 @@ struct EndpointerTests {
 
     @Test(arguments: cases) func endpoints(_ example: Case) {
         #expect(Self.run(example.levels, completeAt: example.completeAt).map(Self.describe) == example.expected)
+    }
+
+    @Test func withoutThePaceRuleTheDigitByDigitTravellerIsCutAtTheSecondPause() {
+        let levels = Self.frames(Self.room, 1) + Self.frames(Self.voice, 0.5) + Self.frames(Self.room, 0.4) + Self.frames(Self.voice, 0.5)
+            + Self.frames(Self.room, 0.45) + Self.frames(Self.voice, 0.5) + Self.frames(Self.room, 2)
+        var unpaced = EndpointerConfiguration()
+        unpaced.shortSilencePerLongestPause = 0
+        let events = Self.run(levels, completeAt: 200, configuration: unpaced)
+        #expect(events.map(Self.describe) == ["start", "candidate", "candidate", "end:complete_flight", "start", "candidate", "end:trailing_silence"])
+        // With it, the query ends on the last word, having waited longer than its longest pause.
+        let paced = Self.run(levels, completeAt: 200)
+        guard case .ended(let end, let lastSpeech, .completeFlight)? = paced.last else { Issue.record("\(paced)"); return }
+        #expect(lastSpeech >= 335 && end - lastSpeech > 45)
     }
 
     /// Runs `levels` through a fresh endpointer, telling it before frame `decodedAt` what the candidate's decode read
@@ -96,13 +117,15 @@ struct EndpointerTests {
     }
 
     // Voice in frames 100..<220, speech to frame 222 (the 30 ms level smoothing carries it two frames on); the
-    // candidate comes at frame 233 (0.12 s of quiet), the short silence at 251, the long one at 311.
+    // candidate comes at frame 233 (0.12 s of quiet), the short silence at 251, the medium one at 281, the long one at 311.
     static let query = frames(room, 1) + frames(voice, 1.2) + frames(room, 2)
     static let decodedCases: [DecodedCase] = [
         DecodedCase(name: "a decode naming a whole flight ends the query after the short silence", levels: query, decodedAt: 240,
                     reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@251"]),
         DecodedCase(name: "a decode known after the short silence ends the query at once", levels: query, decodedAt: 275,
                     reading: .wholeFlight, expected: ["start@107", "candidate@233", "end:decoded_flight@275"]),
+        DecodedCase(name: "a decode asking \"did you mean\" a whole flight ends the query after the medium silence", levels: query,
+                    decodedAt: 240, reading: .doubtfulFlight, expected: ["start@107", "candidate@233", "end:doubtful_flight@281"]),
         DecodedCase(name: "a decode naming no whole flight keeps the long wait", levels: query, decodedAt: 240,
                     reading: .undecided, expected: ["start@107", "candidate@233", "end:trailing_silence@311"]),
         DecodedCase(name: "a decode reported before any candidate is ignored", levels: query, decodedAt: 200,

@@ -116,8 +116,8 @@ struct WholeFlightRuleTests {
         // The first digits under another airline are a fragment too: "v y six two five…" read BY 625 for VY 6258.
         Case(decision: .accepted(flight("AC6317")), open: "AZ63", reading: .fragment),
         Case(decision: .accepted(flight("LX40")), open: nil, reading: .undecided),
-        Case(decision: .confirm([flight("LX40")]), open: "LX40", reading: .undecided),
-        Case(decision: .confirm([flight("LX19"), flight("LX189")]), open: "LX192", reading: .undecided),
+        Case(decision: .confirm([flight("LX40")]), open: "LX40", reading: .doubtfulFlight),
+        Case(decision: .confirm([flight("LX19"), flight("LX189")]), open: "LX192", reading: .doubtfulFlight),
         Case(decision: .confirm([flight("VY6258")]), open: "BY625", reading: .fragment),
         Case(decision: .confirm([flight("LX40")]), open: nil, reading: .undecided),
         Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX40", reading: .undecided),

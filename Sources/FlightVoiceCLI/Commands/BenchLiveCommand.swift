@@ -78,6 +78,10 @@ enum BenchLiveCommand: Command {
             }
             if utterance.speculative { line += "  (background decode)" }
             if utterance.rivalDecodedAlongside { line += "  (rival alongside)" }
+            let steps = utterance.decodeSteps
+            line += "  [CPU ms: cepstra \(milliseconds(steps.cepstra).dropLast(3)), grammar \(milliseconds(steps.todaysGrammar).dropLast(3))"
+            line += ", phone loop \(milliseconds(steps.phoneLoop).dropLast(3)), open \(milliseconds(steps.openGrammar).dropLast(3))"
+            line += ", rival \(milliseconds(steps.rival).dropLast(3))\(steps.rivalAlongside ? " alongside" : steps.rival > 0 ? " after" : "")]"
             if arguments.has("each") { context.console.print(line) }
         }
         let cpu = ProcessUsage.cpuSeconds() - cpuBefore

@@ -16,6 +16,7 @@ enum EvalCommand: Command {
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
+        .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended as DIR/endpoints.tsv."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
@@ -63,6 +64,16 @@ enum EvalCommand: Command {
 
         let featuresPath = arguments.value("features")
         let live = arguments.has("live")
+        let liveAudioDirectory = arguments.value("live-audio")
+        if let liveAudioDirectory {
+            guard live else { throw UsageError(message: "--live-audio needs --live") }
+            do {
+                try FileManager.default.createDirectory(atPath: liveAudioDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure(message: "\(liveAudioDirectory): cannot create the folder (\(error.localizedDescription))", exitCode: .ioError)
+            }
+        }
+        let endpointRows = Mutex([String](repeating: "", count: manifest.entries.count))
         let entries = manifest.entries
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
         let featureRows = Mutex([String](repeating: "", count: entries.count))
@@ -72,8 +83,13 @@ enum EvalCommand: Command {
             let decode = { try AudioFileDecoder.decode(path: entry.resolvedPath) }
             let clipReport = live
                 ? answerer.report(path: entry.path, decode: decode, recognize: { clip in
-                    try LiveRecognizer(recognizer: recognizer).firstResult(for: LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate),
-                                                                           chunkSamples: Microphone.defaultChunkSamples)
+                    let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
+                    let listener = try LiveRecognizer(recognizer: recognizer)
+                    guard let liveAudioDirectory else { return try listener.firstResult(for: feed, chunkSamples: Microphone.defaultChunkSamples) }
+                    let (utterance, audio) = try listener.firstUtteranceWithAudio(for: feed, chunkSamples: Microphone.defaultChunkSamples)
+                    let row = try LiveAudioDump.write(entry: entry, feed: feed, utterance: utterance, audio: audio, into: liveAudioDirectory)
+                    endpointRows.withLock { $0[index] = row }
+                    return utterance?.result
                 }, inspect: { result = $0 })
                 : answerer.report(path: entry.path, decode: decode, recognizer: recognizer, inspect: { result = $0 })
             if featuresPath != nil {
@@ -89,6 +105,15 @@ enum EvalCommand: Command {
                 try text.write(toFile: featuresPath, atomically: true, encoding: .utf8)
             } catch {
                 throw CommandFailure(message: "\(featuresPath): cannot write the features (\(error.localizedDescription))", exitCode: .ioError)
+            }
+        }
+        if let liveAudioDirectory {
+            let rows = [LiveAudioDump.header] + endpointRows.withLock { $0 }.filter { !$0.isEmpty }
+            let path = (liveAudioDirectory as NSString).appendingPathComponent("endpoints.tsv")
+            do {
+                try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure(message: "\(path): cannot write (\(error.localizedDescription))", exitCode: .ioError)
             }
         }
         let finished = report.withLock { $0 }
@@ -141,4 +166,28 @@ enum EvaluationText {
 
 private extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+/// `eval --live --live-audio DIR`: the audio each clip's live answer was decoded from, and where its query was heard.
+enum LiveAudioDump {
+    static let header = ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s"]
+        .joined(separator: "\t")
+
+    /// Writes the decoded audio (when there was a query) and returns the clip's row; times are seconds into the clip.
+    static func write(entry: EvaluationManifest.Entry, feed: LiveClipFeed, utterance: LiveUtterance?, audio: [Int16]?,
+                      into directory: String) throws -> String {
+        let name = entry.path.replacingOccurrences(of: "/", with: "__") + ".wav"
+        let clipStart = Double(feed.clipStart) / Double(AudioClip.sampleRate)
+        guard let utterance, let audio else { return [entry.path, "", "no_query", "", "", "", "", ""].joined(separator: "\t") }
+        let path = (directory as NSString).appendingPathComponent(name)
+        do {
+            try WAVEncoder.data(samples: audio, sampleRate: AudioClip.sampleRate).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(message: "\(path): cannot write (\(error.localizedDescription))", exitCode: .ioError)
+        }
+        func clipTime(_ seconds: Double) -> String { String(format: "%.2f", seconds - clipStart) }
+        return [entry.path, name, utterance.reason.rawValue, clipTime(utterance.speechStart), clipTime(utterance.speechEnd),
+                clipTime(utterance.endpoint), clipTime(utterance.decodeStartedAt),
+                String(format: "%.2f", Double(audio.count) / Double(AudioClip.sampleRate))].joined(separator: "\t")
+    }
 }

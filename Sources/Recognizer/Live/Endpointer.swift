@@ -37,6 +37,20 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// streaming pass's guess, says the flight is whole, so the short wait suffices. Still the short wait, not the
     /// candidate's: a pause between words ("L X … forty") is often longer than the candidate's quiet.
     public var decodedFlightSilenceSeconds = 0.3
+    /// Trailing quiet that ends an utterance whose decode of the audio up to the candidate end asks "did you mean" a
+    /// flight that the open grammar did not read a fragment of (`CandidateReading.doubtfulFlight`): the words were
+    /// heard whole and only the confidence is short, so the long wait would only delay the question; still longer than
+    /// the short silence, because a "did you mean" is more often a traveller cut at a pause (ending such queries after
+    /// the short silence cost 3 of 60 human dev clips their exact answer).
+    public var doubtfulFlightSilenceSeconds = 0.6
+    /// The short and medium silences (`completeSilenceSeconds`, `decodedFlightSilenceSeconds`,
+    /// `doubtfulFlightSilenceSeconds`) last at least this many times the longest pause the traveller has made inside
+    /// the utterance so far (capped at `incompleteSilenceSeconds`): a traveller who spells the number digit by digit
+    /// with 0.3–0.5 s between digits, as many human dev speakers do, is not cut at the next such pause. On the human dev
+    /// clips (dev-h4) 5 of 60 ended at such a pause on a complete, stable streaming hypothesis ("a y one five… one
+    /// four" answered AY 1521), each after an earlier pause at least 0.8 times as long. Our synthetic dev clips pause
+    /// less than 0.3 s between words (one exception in 60), so their waits do not change.
+    public var shortSilencePerLongestPause = 1.25
     /// Trailing quiet that ends any other utterance: long, because a traveller pauses mid-number ("L X four… forty")
     /// and decoding the query cut at a pause answers the wrong flight.
     public var incompleteSilenceSeconds = 0.9
@@ -57,7 +71,10 @@ public enum CandidateReading: Sendable, Hashable {
     /// read LX 4, forced onto LX 40): a traveller pausing mid-number. Only the long silence ends the query, even when
     /// the streaming hypothesis names a complete flight.
     case fragment
-    /// Neither: the other rules decide.
+    /// A "did you mean" of a flight that the open grammar did not read a fragment of: the medium silence ends the query
+    /// (`doubtfulFlight`).
+    case doubtfulFlight
+    /// None of these: the other rules decide.
     case undecided
 }
 
@@ -67,6 +84,9 @@ public enum EndpointReason: String, Sendable, Hashable {
     case completeFlight = "complete_flight"
     /// The decode of the audio up to the candidate end named a whole flight: ended after the short silence.
     case decodedFlight = "decoded_flight"
+    /// The decode of the audio up to the candidate end asked "did you mean" a whole flight: ended after the medium
+    /// silence.
+    case doubtfulFlight = "doubtful_flight"
     /// Ended after the long trailing silence.
     case trailingSilence = "trailing_silence"
     /// Reached the maximum utterance length.
@@ -93,8 +113,9 @@ public enum EndpointEvent: Sendable, Hashable {
 ///
 /// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight (unless the decode of the
 /// candidate read a fragment of one) or (`decodedFlightSilenceSeconds`) when the decode of the candidate named a
-/// whole flight, late (`incompleteSilenceSeconds`) when it is still mid-number, and always by
-/// `maximumUtteranceSeconds`.
+/// whole flight, sooner than late (`doubtfulFlightSilenceSeconds`) when that decode asks "did you mean" a whole flight,
+/// late (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`; the early
+/// and medium waits are lengthened to the traveller's pace (`shortSilencePerLongestPause`).
 public struct Endpointer: Sendable {
     public let configuration: EndpointerConfiguration
 
@@ -102,6 +123,9 @@ public struct Endpointer: Sendable {
         case waiting
         case speaking(start: Int, speechFrames: Int, lastSpeech: Int, candidateSent: Bool)
     }
+
+    /// The longest quiet between two stretches of sustained speech in the utterance in progress, in frames.
+    private var longestPause = 0
 
     private var state = State.waiting
     private var frame = 0
@@ -151,7 +175,13 @@ public struct Endpointer: Sendable {
     /// A caller with that decode under way can wait for it here, and the end then comes the moment it is known.
     public var awaitsCandidateDecode: Bool {
         guard case .speaking(_, _, let lastSpeech, true) = state, candidateReading == nil else { return false }
-        return frame + 1 - lastSpeech >= configuration.frames(configuration.decodedFlightSilenceSeconds)
+        return frame + 1 - lastSpeech >= shortSilence(configuration.decodedFlightSilenceSeconds)
+    }
+
+    /// A short silence of `seconds`, in frames, lengthened to the traveller's pace (`shortSilencePerLongestPause`).
+    private func shortSilence(_ seconds: Double) -> Int {
+        let paced = Int((Double(longestPause) * configuration.shortSilencePerLongestPause).rounded(.up))
+        return min(max(configuration.frames(seconds), paced), configuration.frames(configuration.incompleteSilenceSeconds))
     }
 
     /// True when the last `onsetWindowSeconds` hold at least `onsetSpeechSeconds` of speech-loud frames: what starts a
@@ -180,6 +210,8 @@ public struct Endpointer: Sendable {
             // such sounds ends only at the maximum length. Speech holds `onsetSpeechSeconds` within any
             // `onsetWindowSeconds`, as at its start; a word's fading end is within the window of the word itself.
             if isSpeech, soundIsSustained {
+                // The trailing silence as counted below until this sustained sound resumed the query.
+                longestPause = max(longestPause, frame - lastSpeech)
                 lastSpeech = frame + 1
                 candidateSent = false
                 candidateReading = nil
@@ -192,11 +224,13 @@ public struct Endpointer: Sendable {
                 event = finished(end, lastSpeech, speechFrames, .maximumLength)
             } else if isSpeech {
                 // Sound that may yet prove sustained: not quiet to end on.
-            } else if hypothesisComplete, candidateReading != .fragment, silence >= configuration.frames(configuration.completeSilenceSeconds),
+            } else if hypothesisComplete, candidateReading != .fragment, silence >= shortSilence(configuration.completeSilenceSeconds),
                       end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .completeFlight)
-            } else if candidateSent, candidateReading == .wholeFlight, silence >= configuration.frames(configuration.decodedFlightSilenceSeconds) {
+            } else if candidateSent, candidateReading == .wholeFlight, silence >= shortSilence(configuration.decodedFlightSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .decodedFlight)
+            } else if candidateSent, candidateReading == .doubtfulFlight, silence >= shortSilence(configuration.doubtfulFlightSilenceSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .doubtfulFlight)
             } else if silence >= configuration.frames(configuration.incompleteSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .trailingSilence)
             } else if !candidateSent, silence >= configuration.frames(configuration.candidateSilenceSeconds),
@@ -219,6 +253,7 @@ public struct Endpointer: Sendable {
     /// Forgets the utterance in progress (the noise floor is kept: the room has not changed).
     public mutating func reset() {
         state = .waiting
+        longestPause = 0
         recentSpeech = []
         hypothesisComplete = false
         candidateReading = nil

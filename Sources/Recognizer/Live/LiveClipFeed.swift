@@ -61,6 +61,17 @@ extension LiveRecognizer {
         return events + (try finish())
     }
 
+    /// The first utterance heard in `feed` and the audio its answer was decoded from (`recognize` on that audio gives
+    /// the same answer); nils when it heard no query at all.
+    public func firstUtteranceWithAudio(for feed: LiveClipFeed, chunkSamples: Int) throws -> (LiveUtterance?, [Int16]?) {
+        var decoded: [[Int16]] = []
+        let previous = decodedAudio
+        decodedAudio = { decoded.append($0) }
+        defer { decodedAudio = previous }
+        for case .final(let utterance) in try events(for: feed, chunkSamples: chunkSamples) { return (utterance, decoded.first) }
+        return (nil, nil)
+    }
+
     /// What the kiosk would answer for `feed`: the first utterance's result; nil when it heard no query at all.
     public func firstResult(for feed: LiveClipFeed, chunkSamples: Int) throws -> RecognitionResult? {
         for case .final(let utterance) in try events(for: feed, chunkSamples: chunkSamples) { return utterance.result }

@@ -20,6 +20,8 @@ public struct LiveUtterance: Sendable {
     /// The same result the batch path gives for this audio.
     public let result: RecognitionResult
     public let reason: EndpointReason
+    /// Where the speech started, in seconds since listening began (the first frame of the onset).
+    public let speechStart: Double
     /// Where the speech ended, in seconds since listening began (as the endpointer heard it).
     public let speechEnd: Double
     /// Where the endpointer declared the end, in seconds since listening began.
@@ -39,6 +41,8 @@ public struct LiveUtterance: Sendable {
     public let decodeIdleCoresSeconds: Double
     /// True when that decode's rival was the one decoded alongside for the streaming hypothesis's flights.
     public let rivalDecodedAlongside: Bool
+    /// That decode's CPU seconds step by step.
+    public let decodeSteps: DecodeSteps
 }
 
 /// How the live recognizer listens.
@@ -178,9 +182,10 @@ public final class LiveRecognizer {
     /// is forced onto some flight of today's by today's grammar (LX 40, LX 412), while the open grammar reads the
     /// fragment (LX 4): its number is the first digits of that flight's, whatever airline it heard (on our pause clips
     /// "v y six two five…" read BY 625 for VY 6258, and "4 U eight zero five…" was forced onto 4U 8052). An accepted
-    /// flight that is not such a fragment ends the query after the short silence. A "did you mean" does not: ending on
-    /// one cost 3 of 60 clean human dev clips their exact answer (speakers pausing inside the number, cut at the
-    /// pause and asked about a flight they had not finished), so only its fragments are told. Without a flight read by both, the other rules decide.
+    /// flight that is not such a fragment ends the query after the short silence; a "did you mean" that is not one after
+    /// the medium silence (`doubtfulFlightSilenceSeconds`): ending on one after the short silence cost 3 of 60 clean
+    /// human dev clips their exact answer (speakers pausing inside the number, cut at the pause and asked about a
+    /// flight they had not finished). Without a flight read by both, the other rules decide.
     static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> CandidateReading {
         let flight: FlightNumber
         switch decision {
@@ -191,7 +196,7 @@ public final class LiveRecognizer {
         guard let open = openGrammarFlight else { return .undecided }
         let said = String(flight.number), read = String(open.number)
         if read != said && said.hasPrefix(read) { return .fragment }
-        return decision.acceptedFlight != nil ? .wholeFlight : .undecided
+        return decision.acceptedFlight != nil ? .wholeFlight : .doubtfulFlight
     }
 
     /// Tells the endpointer what the decode of the current candidate said, once it is known: at once when the background
@@ -224,7 +229,7 @@ public final class LiveRecognizer {
         let started = seconds(received)
         let (result, cost) = try recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
         return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
-                               idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
+                               idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil, steps: cost.steps)
     }
 
     private func handle(_ event: EndpointEvent, into events: inout [LiveEvent]) throws {
@@ -279,11 +284,12 @@ public final class LiveRecognizer {
             speculation = nil
             candidateDecode = nil
             decodedAudio?(decoded.samples)
-            events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechEnd: seconds(lastSpeech),
+            events.append(.final(LiveUtterance(result: decoded.result, reason: reason, speechStart: seconds(speechStart),
+                                               speechEnd: seconds(lastSpeech),
                                                endpoint: seconds(frame * samplesPerFrame), decisionSeconds: (clock.now - declared).seconds,
                                                speculative: decoded.speculative, decodeStartedAt: decoded.startedAt,
                                                decodeIdleCoresSeconds: decoded.idleCoresSeconds,
-                                               rivalDecodedAlongside: decoded.rivalDecodedAlongside)))
+                                               rivalDecodedAlongside: decoded.rivalDecodedAlongside, decodeSteps: decoded.steps)))
             endUtterance()
         case .discarded:
             events.append(.discarded)
@@ -373,7 +379,7 @@ private final class SnapshotDecode: @unchecked Sendable {
             let result = Result {
                 let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
-                                       idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil)
+                                       idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil, steps: cost.steps)
             }
             lock.withLock {
                 outcome = result
@@ -414,6 +420,7 @@ private struct CandidateDecode: Sendable {
     let idleCoresSeconds: Double
     /// True when its rival was decoded alongside (`RivalPrediction`).
     let rivalDecodedAlongside: Bool
+    let steps: DecodeSteps
 }
 
 

@@ -30,6 +30,9 @@ final class ComparisonPasses: @unchecked Sendable {
     private var finished = false
     /// CPU seconds the helper's passes took (read after `finish`).
     private(set) var cpuSeconds = 0.0
+    /// CPU seconds of the phone loop and of the open grammar, wherever each ran (read after `results`).
+    private(set) var phoneLoopCPUSeconds = 0.0
+    private(set) var openGrammarCPUSeconds = 0.0
 
     /// Decodes `cepstra`, the utterance's (computed once for every pass); the open grammar on the owner's thread when
     /// `openGrammarOnOwner`.
@@ -71,7 +74,9 @@ final class ComparisonPasses: @unchecked Sendable {
 
     /// What both passes found; waits for them (and decodes the open grammar first, with `openGrammarOnOwner`).
     func results() throws -> Output {
+        let ownStarted = ThreadCPUClock.seconds()
         let ownOpen = openGrammarOnOwner ? Result { try openGrammar.decode(cepstra) } : nil
+        if openGrammarOnOwner { openGrammarCPUSeconds = ThreadCPUClock.seconds() - ownStarted }
         finish()
         let helpers = try outcome!.get()
         guard let ownOpen else { return helpers }
@@ -84,8 +89,10 @@ final class ComparisonPasses: @unchecked Sendable {
         defer { cpuSeconds = ThreadCPUClock.seconds() - cpuBefore }
         outcome = Result {
             let phones = try phoneLoop.decode(cepstra)
+            phoneLoopCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
             if openGrammarOnOwner { return Output(phones: phones, openText: "", openSegments: []) }
             let open = try openGrammar.decode(cepstra)
+            openGrammarCPUSeconds = ThreadCPUClock.seconds() - cpuBefore - phoneLoopCPUSeconds
             return Output(phones: phones, openText: open.text, openSegments: open.segments)
         }
     }

@@ -11,10 +11,27 @@ struct DecodeCost: Sendable {
     var comparisonsCPUSeconds: Double
     /// CPU seconds of the rival prediction's thread, when its rival was used (see `RivalPrediction`), else nil.
     var predictionCPUSeconds: Double?
+    /// CPU seconds of each step, wherever it ran: what balancing the passes over the two cores has to go by.
+    var steps = DecodeSteps()
 
     /// Seconds the decode takes on two idle cores: the longer of the two threads' chains (the prediction starts when
     /// the helper's comparison passes end).
     var idleCoresSeconds: Double { max(mainCPUSeconds, comparisonsCPUSeconds + (predictionCPUSeconds ?? 0)) }
+}
+
+/// CPU seconds of each step of one whole-utterance decode (0 for a step that did not run).
+public struct DecodeSteps: Sendable, Hashable {
+    /// Computing the cepstra every pass decodes (the owner's thread, before the passes start).
+    public var cepstra = 0.0
+    public var todaysGrammar = 0.0
+    public var phoneLoop = 0.0
+    public var openGrammar = 0.0
+    /// The rival, decoded after today's grammar or alongside it (`RivalPrediction`).
+    public var rival = 0.0
+    /// True when the rival was the one decoded alongside.
+    public var rivalAlongside = false
+
+    public init() {}
 }
 
 /// The calling thread's CPU time.
