@@ -107,11 +107,17 @@ public final class FlightRecognizer {
         grammarPronunciations = addedPronunciations
     }
 
+    /// A new pass over today's grammar as it is now, decoding with `arguments`.
+    private func todaysGrammarPass(arguments: [(String, String)]) throws -> GrammarPass {
+        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: arguments, verbose: configuration.verbose))
+        try created.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        return created
+    }
+
     /// The second-opinion pass, created with the current grammar on first use.
     private func secondOpinionPass() throws -> GrammarPass {
         if let secondOpinion { return secondOpinion }
-        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.secondOpinionArguments, verbose: configuration.verbose))
-        try created.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        let created = try todaysGrammarPass(arguments: configuration.secondOpinionArguments)
         secondOpinion = created
         return created
     }
@@ -124,8 +130,7 @@ public final class FlightRecognizer {
     /// The streaming pass, created with the current grammar on first use.
     private func streamingPass() throws -> GrammarPass {
         if let livePass { return livePass }
-        let created = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.streamingArguments, verbose: configuration.verbose))
-        try created.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &addedPronunciations)
+        let created = try todaysGrammarPass(arguments: configuration.streamingArguments)
         livePass = created
         return created
     }
