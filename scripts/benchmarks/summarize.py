@@ -46,14 +46,14 @@ def threshold_decision(row):
     return "confirm", offers(row, row["rival_flight"])
 
 def model_decision(model, accept, confirm, agreement=None):
+    """(decision, flights offered) as the calibrated Decider takes it: the fitting script's decision (rows from
+    `fit.load`), with what a "did you mean" offers."""
     def decide(row):
         if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
-        p = model.probability(row)
-        if p < confirm: return "reject", []
-        if open_other(row): return "confirm", offers(row, row["open_flight"])
-        agreed = agreement is not None and p >= agreement and row.get("second_opinion_flight") == row["heard_today"]
-        if (p >= accept or agreed) and (number(row["unexplained_speech_s"]) or 0) < UNEXPLAINED: return "accept", [row["heard_today"]]
-        return "confirm", offers(row, row["rival_flight"])
+        kind = fit.decide(row, model.probability(row), accept, confirm, agreement)
+        if kind == "accept": return "accept", [row["heard_today"]]
+        if kind == "confirm": return "confirm", offers(row, row["open_flight"] if open_other(row) else row["rival_flight"])
+        return "reject", []
     return decide
 
 def outcome(row, decision):
