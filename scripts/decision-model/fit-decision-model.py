@@ -209,17 +209,17 @@ def choose(dev_sets, model):
     often, averaged over the dev sets."""
     if dev_sets and isinstance(dev_sets[0], dict): dev_sets = [dev_sets]
     grid = [i / 200 for i in range(60, 200)] + [0.995, 0.999]
-    def allowed(accept, agreement):
-        return all(c["wrong"] <= MAX_WRONG * len(rows) and c["noflight_answered"] == 0
-                   for rows in dev_sets for c in [outcomes(rows, model, accept, 0.0, agreement)])
-    def answered(accept, agreement):
-        return round(sum(outcomes(rows, model, accept, 0.0, agreement)["right"] / len(rows) for rows in dev_sets), 9)
-    accept = next((a for a in grid if allowed(a, None)), grid[-1])
+    def tally(accept, agreement):
+        """(within the limits on every dev set, the share answered right averaged over them)"""
+        counts = [(outcomes(rows, model, accept, 0.0, agreement), len(rows)) for rows in dev_sets]
+        return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
+                round(sum(c["right"] / n for c, n in counts), 9))
+    accept = next((a for a in grid if tally(a, None)[0]), grid[-1])
     agreement = None
     if all(row["second_opinion"] is not None for rows in dev_sets for row in rows):
-        pairs = [(a, g) for a in grid if a >= accept for g in grid if g <= a and allowed(a, g)]
-        if pairs:
-            accept, agreement = max(pairs, key=lambda pair: (answered(*pair), pair[0], pair[1]))
+        allowed = [(right, a, g) for a in grid if a >= accept for g in grid if g <= a for ok, right in [tally(a, g)] if ok]
+        if allowed:
+            _, accept, agreement = max(allowed)
     def useful(confirm):
         return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm, agreement)])
     candidates = [i / 100 for i in range(5, int(round(min(accept, agreement or 1) * 100)) + 1)]
