@@ -100,25 +100,26 @@ enum EvalCommand: Command {
             report.withLock { $0.add(entries[index], report: clipReport) }
         })
         if let featuresPath {
-            let text = ([DecisionFeatures.header] + featureRows.withLock { $0 }).joined(separator: "\n") + "\n"
-            do {
-                try text.write(toFile: featuresPath, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure(message: "\(featuresPath): cannot write the features (\(error.localizedDescription))", exitCode: .ioError)
-            }
+            try writeTable([DecisionFeatures.header] + featureRows.withLock { $0 }, to: featuresPath, failure: "cannot write the features")
         }
         if let liveAudioDirectory {
-            let rows = [LiveAudioDump.header] + endpointRows.withLock { $0 }.filter { !$0.isEmpty }
-            let path = (liveAudioDirectory as NSString).appendingPathComponent("endpoints.tsv")
-            do {
-                try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandFailure(message: "\(path): cannot write (\(error.localizedDescription))", exitCode: .ioError)
-            }
+            try writeTable([LiveAudioDump.header] + endpointRows.withLock { $0 }.filter { !$0.isEmpty },
+                           to: (liveAudioDirectory as NSString).appendingPathComponent("endpoints.tsv"), failure: "cannot write")
         }
         let finished = report.withLock { $0 }
         context.console.print(EvaluationText.render(finished, wallSeconds: elapsedSeconds, workers: jobs, listMisses: arguments.has("misses")))
         return .success
+    }
+}
+
+extension EvalCommand {
+    /// Writes TSV `lines` to `path`; a failure is exit 74 saying `failure` and why.
+    fileprivate static func writeTable(_ lines: [String], to path: String, failure: String) throws {
+        do {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw CommandFailure(message: "\(path): \(failure) (\(error.localizedDescription))", exitCode: .ioError)
+        }
     }
 }
 
