@@ -1,4 +1,5 @@
 #include <pocketsphinx.h>
+#include <sphinxbase/jsgf.h>
 #include <sphinxbase/err.h>
 #include <stdarg.h>
 #include <stdio.h>

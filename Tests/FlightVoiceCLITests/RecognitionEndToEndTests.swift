@@ -89,6 +89,30 @@ import Testing
         #expect(object["flight_info"] is NSNull)
     }
 
+    @Test func writeGrammarWritesTheGrammarTheAutomatonItsPassesSearchAndTheAddedWords() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let folder = binary.folder.appendingPathComponent("grammar")
+        let run = try binary.run(["recognize", "--write-grammar", folder.path])
+        #expect(run.exitCode == 0)
+        let jsgf = try String(contentsOf: folder.appendingPathComponent("today.jsgf"), encoding: .utf8)
+        #expect(jsgf.contains("<airline_LX>"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("added.dict").path))
+        // The automaton in the library's FSG format: one start and one final state, every arc between known states,
+        // nothing out of the final state, and only the grammar's own words.
+        let lines = try String(contentsOf: folder.appendingPathComponent("today.fsg"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.first == ["FSG_BEGIN", "today"] && lines.last == ["FSG_END"])
+        let states = try #require(lines.first { $0.first == "NUM_STATES" }.flatMap { Int($0[1]) })
+        let final = try #require(lines.first { $0.first == "FINAL_STATE" }.flatMap { Int($0[1]) })
+        let arcs = lines.filter { $0.first == "TRANSITION" }
+        #expect(arcs.count > states)
+        #expect(arcs.allSatisfy { Int($0[1])! < states && Int($0[2])! < states && $0[3] == "1.0" })
+        #expect(!arcs.contains { Int($0[1]) == final })
+        let jsgfWords = Set(jsgf.split { !$0.isLetter && $0 != "'" && $0 != "-" }.map(String.init))
+        #expect(arcs.compactMap { $0.count > 4 ? $0[4] : nil }.allSatisfy(jsgfWords.contains))
+        #expect(arcs.contains { $0.count > 4 && $0[4] == "forty" })
+    }
+
     @Test func missingClipsAndModelsGetTheirOwnErrors() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

@@ -216,7 +216,9 @@ def choose(dev_sets, model):
                 round(sum(c["right"] / n for c, n in counts), 9))
     accept = next((a for a in grid if tally(a, None)[0]), grid[-1])
     agreement = None
-    if all(row["second_opinion"] is not None for rows in dev_sets for row in rows):
+    # Files of the stock model carry the column too, always empty: it has no second model to ask.
+    if all(row["second_opinion"] is not None for rows in dev_sets for row in rows) and any(
+            row["second_opinion"] for rows in dev_sets for row in rows):
         allowed = [(right, a, g) for a in grid if a >= accept for g in grid if g <= a for ok, right in [tally(a, g)] if ok]
         if allowed:
             _, accept, agreement = max(allowed)

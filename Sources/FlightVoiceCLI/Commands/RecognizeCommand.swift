@@ -17,7 +17,7 @@ enum RecognizeCommand: Command {
         .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once, one decoder each (default: all cores)."),
         .value("--raw-rate", valueName: "HZ", help: "Read headerless files as 16-bit little-endian mono PCM at HZ."),
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
-        .value("--write-grammar", valueName: "DIR", help: "Write today's grammar to DIR/today.jsgf and the pronunciations it adds to the dictionary to DIR/added.dict (to decode the same grammar with pocketsphinx_batch); no clips needed."),
+        .value("--write-grammar", valueName: "DIR", help: "Write today's grammar to DIR/today.jsgf, the automaton its passes search to DIR/today.fsg and the pronunciations it adds to the dictionary to DIR/added.dict (to decode the same grammar with pocketsphinx_batch -jsgf or -fsg); no clips needed."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
@@ -90,7 +90,7 @@ enum RecognizeCommand: Command {
             .makeRecognizer()
         try createFolder(folder)
         let added = recognizer.addedPronunciations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
-        for (name, text) in [("today.jsgf", recognizer.grammar.jsgf), ("added.dict", added)] {
+        for (name, text) in [("today.jsgf", recognizer.grammar.jsgf), ("today.fsg", try recognizer.todaysAutomaton()), ("added.dict", added)] {
             let file = URL(fileURLWithPath: folder).appendingPathComponent(name)
             do {
                 try text.write(to: file, atomically: true, encoding: .utf8)

@@ -82,16 +82,17 @@ final class PassUtterance {
 
     /// Adds `words` missing from the dictionary (with pronunciations from `pronunciations`, or derived and recorded
     /// there) and activates `jsgf` under a new search name (reusing a name for a new grammar crashed this library
-    /// version), dropping the previous search.
-    func install(_ jsgf: String, words: [String], pronunciations: inout [String: String]) throws {
+    /// version), dropping the previous search. `minimized`: see `PocketSphinxDecoder.useGrammar`.
+    func install(_ jsgf: String, words: [String], pronunciations: inout [String: String], minimized: Bool = true) throws {
         let old = searchName
-        _ = try installKeepingPrevious(jsgf, words: words, pronunciations: &pronunciations)
+        _ = try installKeepingPrevious(jsgf, words: words, pronunciations: &pronunciations, minimized: minimized)
         if let old { decoder.removeSearch(old) }
     }
 
     /// `install`, but the previous search stays in the decoder (to `activate` again later, or `remove`); returns the
     /// new search's name.
-    func installKeepingPrevious(_ jsgf: String, words: [String], pronunciations: inout [String: String]) throws -> String {
+    func installKeepingPrevious(_ jsgf: String, words: [String], pronunciations: inout [String: String],
+                                minimized: Bool = true) throws -> String {
         var added: [String: String] = [:]
         let missing = words.filter { decoder.pronunciation(of: $0) == nil }
         for word in missing {
@@ -103,7 +104,7 @@ final class PassUtterance {
         pronunciations.merge(added) { _, new in new }
         searchGeneration += 1
         let name = "\(searchPrefix)\(searchGeneration)"
-        try decoder.useGrammar(jsgf, name: name)
+        try decoder.useGrammar(jsgf, name: name, minimized: minimized)
         searchName = name
         return name
     }

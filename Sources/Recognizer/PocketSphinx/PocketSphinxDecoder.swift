@@ -96,10 +96,36 @@ final class PocketSphinxDecoder {
         try check("add word to dictionary", context: "\(word) = \(phones)") { ps_add_word(handle, word, phones, update ? 1 : 0) }
     }
 
-    /// Compiles `jsgf` as a new search called `name` and makes it the active search.
-    func useGrammar(_ jsgf: String, name: String) throws {
-        try check("compile grammar", context: "search \(name)") { ps_set_jsgf_string(handle, name, jsgf) }
+    /// Compiles `jsgf` as a new search called `name` and makes it the active search. With `minimized`, the automaton
+    /// the library builds from the grammar is minimized first (`WordGraph`): the same word sequences in far fewer
+    /// states, which the search visits on every frame.
+    func useGrammar(_ jsgf: String, name: String, minimized: Bool) throws {
+        let automaton = minimized ? try minimizedAutomaton(of: jsgf, name: name) : try libraryAutomaton(of: jsgf, name: name)
+        try check("compile grammar", context: "search \(name)") { ps_set_fsg(handle, name, automaton.model) }
         try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
+    }
+
+    /// The library's automaton of `jsgf`'s public rule (as `ps_set_jsgf_string` builds it), minimized; as built when
+    /// an alternative carries a weight.
+    private func minimizedAutomaton(of jsgf: String, name: String) throws -> GrammarAutomaton {
+        let built = try libraryAutomaton(of: jsgf, name: name)
+        guard let graph = built.wordGraph else { return built }
+        return GrammarAutomaton(graph.minimized(), name: name, logMath: built.model.pointee.lmath!, languageWeight: built.model.pointee.lw)
+    }
+
+    /// The automaton the library builds from `jsgf`'s public rule, as `ps_set_jsgf_string` builds it.
+    func libraryAutomaton(of jsgf: String, name: String) throws -> GrammarAutomaton {
+        let context = "search \(name)"
+        let parsed = ParsedJSGF(taking: try call("parse grammar", context: context, failed: { $0 == nil }) {
+            jsgf_parse_string(jsgf, nil)
+        }!)
+        let rule = try call("find the grammar's public rule", context: context, failed: { $0 == nil }) {
+            jsgf_get_public_rule(parsed.handle)
+        }!
+        guard let logMath = ps_get_logmath(handle) else { throw RecognizerError(operation: "build grammar", context: context) }
+        return GrammarAutomaton(taking: try call("build grammar", context: context, failed: { $0 == nil }) {
+            jsgf_build_fsg(parsed.handle, rule, logMath, Float(cmd_ln_float_r(config, "-lw")))
+        }!)
     }
 
     /// Makes the existing search `name` the active one.

@@ -1,0 +1,130 @@
+import FlightCore
+@testable import Recognizer
+import Testing
+
+@Suite("Minimized grammar automata")
+struct WordGraphTests {
+    /// "[please] (l x | lima x-ray) (forty | four zero)", built the way the library builds JSGF: a state per word of each
+    /// alternative and arcs that read nothing to join them.
+    static let spelled: WordGraph = {
+        let words = ["please", "l", "x", "lima", "x-ray", "forty", "four", "zero"]
+        func arc(_ from: Int, _ to: Int, _ word: String?) -> WordGraph.Arc {
+            WordGraph.Arc(from: from, to: to, word: word.map { words.firstIndex(of: $0)! })
+        }
+        let arcs = [arc(0, 1, "please"), arc(0, 1, nil),
+                    arc(1, 2, nil), arc(2, 3, "l"), arc(3, 4, "x"), arc(4, 7, nil),
+                    arc(1, 5, "lima"), arc(5, 6, "x-ray"), arc(6, 7, nil),
+                    arc(7, 8, "forty"), arc(8, 11, nil),
+                    arc(7, 9, "four"), arc(9, 10, "zero"), arc(10, 11, nil)]
+        return WordGraph(words: words, stateCount: 12, start: 0, final: 11, arcs: arcs)
+    }()
+
+    @Test("minimizing keeps exactly the word sequences, in fewer states, one arc per word out of a state")
+    func keepsTheLanguage() {
+        let minimized = Self.spelled.minimized()
+        #expect(Self.sentences(of: minimized) == Self.sentences(of: Self.spelled))
+        #expect(Self.sentences(of: minimized).count == 8)
+        #expect(minimized.stateCount == 7)
+        #expect(Self.isDeterministic(minimized))
+        #expect(minimized.minimized() == minimized)
+    }
+
+    @Test("an accepting state that reads on reaches the single final state without reading a word")
+    func singleFinalState() {
+        // "forty [please]": the state after "forty" both accepts and reads "please".
+        let graph = WordGraph(words: ["forty", "please"], stateCount: 3, start: 0, final: 2,
+                              arcs: [.init(from: 0, to: 1, word: 0), .init(from: 1, to: 2, word: 1), .init(from: 1, to: 2, word: nil)])
+        let minimized = graph.minimized()
+        #expect(Self.sentences(of: minimized) == [["forty"], ["forty", "please"]])
+        #expect(minimized.arcs.filter { $0.word == nil }.allSatisfy { $0.to == minimized.final })
+        #expect(minimized.arcs.filter { $0.from == minimized.final }.isEmpty)
+    }
+
+    @Test("a grammar with a loop is minimized too")
+    func loops() {
+        // "x-ray+": 0 -x-ray-> 1, 1 -nothing-> 0, 1 final; and a redundant copy of the loop through state 2.
+        let graph = WordGraph(words: ["x-ray"], stateCount: 3, start: 0, final: 1,
+                              arcs: [.init(from: 0, to: 1, word: 0), .init(from: 1, to: 0, word: nil),
+                                     .init(from: 0, to: 2, word: 0), .init(from: 2, to: 1, word: nil)])
+        let minimized = graph.minimized()
+        #expect(Self.sentences(of: minimized, longest: 3) == [["x-ray"], ["x-ray", "x-ray"], ["x-ray", "x-ray", "x-ray"]])
+        #expect(minimized.stateCount <= 3)
+        #expect(Self.isDeterministic(minimized))
+    }
+
+    @Test("today's grammar as the library builds it and its minimized automaton accept the same word sequences")
+    func todaysGrammar() throws {
+        let configuration = RecognizerConfiguration()
+        let decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: false)
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        let automaton = try decoder.libraryAutomaton(of: grammar.jsgf, name: "test")
+        let built = try #require(automaton.wordGraph)
+        let minimized = built.minimized()
+        #expect(minimized.stateCount * 3 < built.stateCount * 2)
+        #expect(Self.equivalent(built, minimized))
+        // Built back into the library's form, the minimized graph reads as itself.
+        let rebuilt = GrammarAutomaton(minimized, name: "test", logMath: try #require(automaton.model.pointee.lmath),
+                                       languageWeight: automaton.model.pointee.lw)
+        #expect(rebuilt.wordGraph.map(Self.canonical) == Self.canonical(minimized))
+    }
+
+    // MARK: Oracles
+
+    /// Every word sequence of an acyclic graph (or of up to `longest` words).
+    static func sentences(of graph: WordGraph, longest: Int = 50) -> Set<[String]> {
+        var found = Set<[String]>()
+        func walk(_ state: Int, _ words: [String]) {
+            if state == graph.final { found.insert(words) }
+            guard words.count <= longest else { return }
+            for arc in graph.arcs where arc.from == state {
+                if let word = arc.word {
+                    if words.count < longest { walk(arc.to, words + [graph.words[word]]) }
+                } else {
+                    walk(arc.to, words)
+                }
+            }
+        }
+        walk(graph.start, [])
+        return found
+    }
+
+    static func isDeterministic(_ graph: WordGraph) -> Bool {
+        let reading = graph.arcs.filter { $0.word != nil }
+        return Set(reading.map { [$0.from, $0.word!] }).count == reading.count
+            && graph.arcs.allSatisfy { $0.word != nil || $0.to == graph.final }
+    }
+
+    /// Whether two graphs accept the same word sequences: walks both at once, each as the set of states it can be in.
+    static func equivalent(_ a: WordGraph, _ b: WordGraph) -> Bool {
+        func closure(_ graph: WordGraph, _ states: Set<Int>) -> Set<Int> {
+            var seen = states
+            var pending = Array(states)
+            while let state = pending.popLast() {
+                for arc in graph.arcs where arc.from == state && arc.word == nil && seen.insert(arc.to).inserted { pending.append(arc.to) }
+            }
+            return seen
+        }
+        func step(_ graph: WordGraph, _ states: Set<Int>) -> [String: Set<Int>] {
+            var next: [String: Set<Int>] = [:]
+            for arc in graph.arcs where states.contains(arc.from) {
+                if let word = arc.word { next[graph.words[word], default: []].insert(arc.to) }
+            }
+            return next.mapValues { closure(graph, $0) }
+        }
+        var pending = [(closure(a, [a.start]), closure(b, [b.start]))]
+        var visited = Set<[Set<Int>]>()
+        while let (left, right) = pending.popLast() {
+            guard visited.insert([left, right]).inserted else { continue }
+            if left.contains(a.final) != right.contains(b.final) { return false }
+            let leftNext = step(a, left), rightNext = step(b, right)
+            guard Set(leftNext.keys) == Set(rightNext.keys) else { return false }
+            for (word, states) in leftNext { pending.append((states, rightNext[word]!)) }
+        }
+        return true
+    }
+
+    /// The arcs by word, so that graphs whose word lists are numbered differently compare.
+    static func canonical(_ graph: WordGraph) -> Set<String> {
+        Set(graph.arcs.map { "\($0.from) \($0.to) \($0.word.map { graph.words[$0] } ?? "-")" })
+    }
+}
