@@ -18,7 +18,8 @@ enum BenchLiveCommand: Command {
     static let discussion = """
     Each clip is fed as the kiosk hears it (a second of its own background, the clip, 1.5 s of background) in 64 ms
     chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
-    response time from the end of the last word (where the batch decode of the clip puts it) to the final result, so it
+    response time from the end of the last word (the end of the clip's last 10 ms within 30 dB of its loudest, as the
+    feed tells background from speech: a decode's segmentation moves with what it heard) to the final result, so it
     includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
     for a busy machine, what the answering decode takes on two idle cores (from its threads' CPU time) and the
     response time that gives (from stream times, which load does not change). `--each` adds one line per clip with
@@ -49,7 +50,6 @@ enum BenchLiveCommand: Command {
                 context.console.printError("\(path): \(error)")
                 continue
             }
-            let lastWordEnd = try recognizer.recognize(clip).transcript.words.last?.end
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
             var liveConfiguration = LiveConfiguration()
             liveConfiguration.predictsRival = !arguments.has("sequential-rival")
@@ -67,15 +67,13 @@ enum BenchLiveCommand: Command {
             if utterance.rivalDecodedAlongside { rivalsAlongside += 1 }
             var line = "\(path)  \(utterance.reason.rawValue)  decision \(milliseconds(utterance.decisionSeconds))"
             decodeTimes.append(utterance.decodeIdleCoresSeconds)
-            if let lastWordEnd {
-                let wordEnd = Double(feed.clipStart) / Double(AudioClip.sampleRate) + lastWordEnd
-                let response = answeredAt - wordEnd
-                responses.append(response)
-                let estimated = estimatedAnswerTime(utterance) - wordEnd
-                estimatedResponses.append(estimated)
-                line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
-                line += " for \(milliseconds(utterance.decodeIdleCoresSeconds)))"
-            }
+            let wordEnd = Double(feed.soundEnd) / Double(AudioClip.sampleRate)
+            let response = answeredAt - wordEnd
+            responses.append(response)
+            let estimated = estimatedAnswerTime(utterance) - wordEnd
+            estimatedResponses.append(estimated)
+            line += "  response \(milliseconds(response))  (on idle cores ≈ \(milliseconds(estimated)): decode from +\(milliseconds(utterance.decodeStartedAt - wordEnd))"
+            line += " for \(milliseconds(utterance.decodeIdleCoresSeconds)))"
             if utterance.speculative { line += "  (background decode)" }
             if utterance.rivalDecodedAlongside { line += "  (rival alongside)" }
             let steps = utterance.decodeSteps

@@ -16,6 +16,9 @@ public struct LiveClipFeed: Sendable {
     public let samples: [Int16]
     /// Where the clip starts in `samples`.
     public let clipStart: Int
+    /// Where the clip's last sound ends in `samples`: the end of its last 10 ms frame within `backgroundBelowLoudest`
+    /// of its loudest, the end of the last word as the audio tells it (a decode's segmentation moves with what it heard).
+    public let soundEnd: Int
 
     /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing); a clip without quiet
     /// edges is fed as it is.
@@ -44,6 +47,7 @@ public struct LiveClipFeed: Sendable {
         let leading = repeated(Self.leadingBackgroundSeconds)
         samples = leading + clip + repeated(Self.trailingBackgroundSeconds)
         clipStart = leading.count
+        soundEnd = clipStart + min(clip.count, (levels.count - trailingFrames) * frame)
     }
 }
 
