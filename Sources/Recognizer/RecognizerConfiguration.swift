@@ -28,7 +28,7 @@ public struct RecognizerConfiguration: Sendable {
     }()
     /// The acoustic model used unless another is chosen: Debian's stock model. The adapted one hears more flights and,
     /// with the stock model's second opinion, answers more of the corpus, but not more of the people and voices held out
-    /// from every choice (human check 47.6% against 48.8%, flite 64.2% against 68.9%; README, "Each model with its own
+    /// from every choice (human check 48.4% against 50.0%, flite 65.6% against 70.2%; README, "Each model with its own
     /// decision"), so it is selected, not the default.
     public static let defaultAcousticModel = stockAcousticModel
 

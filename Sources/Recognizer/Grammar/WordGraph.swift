@@ -4,9 +4,10 @@
 /// (`fsg_history_end_frame`), whether or not a path is active there, so its cost grows with the state count, not with
 /// what is heard; on today's grammar that bookkeeping was about half of each pass's instructions (callgrind). The
 /// library builds a JSGF grammar into an automaton with a state for every word of every rule reference and many that
-/// only join alternatives (2,712 states for a day of 719 flights); `minimized()` gives the smallest deterministic
-/// automaton of the same word sequences (1,089 for that day). Every arc of a JSGF grammar without weights has
-/// probability 1, so the two accept the same sequences at the same cost. Pure; `Sendable`.
+/// only join alternatives (2,712 states for a day of 719 flight numbers); `minimized()` gives the smallest
+/// deterministic automaton of the same word sequences (1,089 for that day). Every arc of a JSGF grammar without
+/// weights has probability 1, so both accept the same sequences at the same cost; the search still prunes differently
+/// in the smaller graph, so a decode can read other words (README, "How a spoken answer is decided"). Pure; `Sendable`.
 struct WordGraph: Sendable, Equatable {
     struct Arc: Sendable, Hashable {
         let from: Int
