@@ -37,6 +37,7 @@ final class ReplyRecognizer {
         for word in words.sorted() where decoder.pronunciation(of: word) == nil {
             throw RecognizerError(operation: "load reply words", context: "'\(word)' is missing from the dictionary")
         }
+        // A handful of words: nothing to save, and the reply thresholds were chosen on the library's own automaton.
         try decoder.useGrammar("#JSGF V1.0;\ngrammar reply;\npublic <reply> = \(alternatives);\n", name: "reply", minimized: false)
         replies = PassUtterance(decoder: decoder)
     }
