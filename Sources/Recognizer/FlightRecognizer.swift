@@ -235,10 +235,10 @@ public final class FlightRecognizer {
     /// Today's grammar as the automaton its passes search (`WordGraph.minimized()` of the library's), in the library's
     /// FSG file format: what `pocketsphinx_batch -fsg` reads.
     public func todaysAutomaton() throws -> String {
-        guard let graph = try todaysGrammar.utterance.decoder.libraryAutomaton(of: grammar.jsgf, name: "today").wordGraph else {
+        guard let graph = try todaysGrammar.utterance.decoder.minimizedGraph(of: grammar.jsgf, name: "today") else {
             throw RecognizerError(operation: "write grammar automaton", context: "today's grammar carries weights")
         }
-        return graph.minimized().fsgText(name: "today")
+        return graph.fsgText(name: "today")
     }
 
     private var maximumSamples: Int { Int(configuration.maximumUtteranceSeconds * Double(configuration.sampleRate)) }

@@ -20,7 +20,7 @@ final class ParsedJSGF {
 final class GrammarAutomaton {
     let model: UnsafeMutablePointer<fsg_model_t>
 
-    /// Takes over a model the library built (`jsgf_build_fsg_raw`).
+    /// Takes over a model the library built (`jsgf_build_fsg`, `jsgf_build_fsg_raw`).
     init(taking model: UnsafeMutablePointer<fsg_model_t>) {
         self.model = model
     }

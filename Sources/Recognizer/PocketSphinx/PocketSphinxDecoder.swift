@@ -105,16 +105,23 @@ final class PocketSphinxDecoder {
         try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
     }
 
-    /// The library's automaton of `jsgf`'s public rule (as `ps_set_jsgf_string` builds it), minimized; as built when
-    /// an alternative carries a weight.
+    /// The library's automaton of `jsgf`'s public rule, minimized; as `ps_set_jsgf_string` builds it when an
+    /// alternative carries a weight.
     private func minimizedAutomaton(of jsgf: String, name: String) throws -> GrammarAutomaton {
-        let built = try libraryAutomaton(of: jsgf, name: name)
-        guard let graph = built.wordGraph else { return built }
-        return GrammarAutomaton(graph.minimized(), name: name, logMath: built.model.pointee.lmath!, languageWeight: built.model.pointee.lw)
+        guard let graph = try minimizedGraph(of: jsgf, name: name) else { return try libraryAutomaton(of: jsgf, name: name) }
+        return GrammarAutomaton(graph, name: name, logMath: ps_get_logmath(handle)!, languageWeight: Float(cmd_ln_float_r(config, "-lw")))
     }
 
-    /// The automaton the library builds from `jsgf`'s public rule, as `ps_set_jsgf_string` builds it.
-    func libraryAutomaton(of jsgf: String, name: String) throws -> GrammarAutomaton {
+    /// The minimal automaton of `jsgf`'s public rule, as `useGrammar(minimized: true)` installs it; nil when an
+    /// alternative carries a weight. Minimized from the library's automaton before its closure of the arcs that read
+    /// nothing: `WordGraph` takes that closure itself, and the minimal automaton of the same word sequences is the same.
+    func minimizedGraph(of jsgf: String, name: String) throws -> WordGraph? {
+        try libraryAutomaton(of: jsgf, name: name, closingEmptyArcs: false).wordGraph?.minimized()
+    }
+
+    /// The automaton the library builds from `jsgf`'s public rule: as `ps_set_jsgf_string` builds it, or without the
+    /// closure of its arcs that read nothing (`jsgf_build_fsg_raw`; the same word sequences, for `WordGraph`).
+    func libraryAutomaton(of jsgf: String, name: String, closingEmptyArcs: Bool = true) throws -> GrammarAutomaton {
         let context = "search \(name)"
         let parsed = ParsedJSGF(taking: try call("parse grammar", context: context, failed: { $0 == nil }) {
             jsgf_parse_string(jsgf, nil)
@@ -123,8 +130,10 @@ final class PocketSphinxDecoder {
             jsgf_get_public_rule(parsed.handle)
         }!
         guard let logMath = ps_get_logmath(handle) else { throw RecognizerError(operation: "build grammar", context: context) }
+        let languageWeight = Float(cmd_ln_float_r(config, "-lw"))
         return GrammarAutomaton(taking: try call("build grammar", context: context, failed: { $0 == nil }) {
-            jsgf_build_fsg(parsed.handle, rule, logMath, Float(cmd_ln_float_r(config, "-lw")))
+            closingEmptyArcs ? jsgf_build_fsg(parsed.handle, rule, logMath, languageWeight)
+                : jsgf_build_fsg_raw(parsed.handle, rule, logMath, languageWeight)
         }!)
     }
 
