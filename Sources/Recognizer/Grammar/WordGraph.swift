@@ -159,11 +159,7 @@ struct WordGraph: Sendable, Equatable {
         var classes = Array(repeating: -1, count: transitions.count)
         var signatures: [[Int]: Int] = [:]
         for state in order {
-            var signature = [accepting[state] ? 1 : 0]
-            for arc in transitions[state] {
-                signature.append(arc.word)
-                signature.append(classes[arc.to])
-            }
+            let signature = Self.signature(of: transitions[state], classes: classes, first: accepting[state] ? 1 : 0)
             if let known = signatures[signature] {
                 classes[state] = known
             } else {
@@ -182,11 +178,7 @@ struct WordGraph: Sendable, Equatable {
         while true {
             var signatures: [[Int]: Int] = [:]
             let refined = transitions.indices.map { state -> Int in
-                var signature = [classes[state]]
-                for arc in transitions[state] {
-                    signature.append(arc.word)
-                    signature.append(classes[arc.to])
-                }
+                let signature = Self.signature(of: transitions[state], classes: classes, first: classes[state])
                 if let known = signatures[signature] { return known }
                 signatures[signature] = signatures.count
                 return signatures.count - 1
@@ -195,5 +187,16 @@ struct WordGraph: Sendable, Equatable {
             classes = refined
             classCount = signatures.count
         }
+    }
+
+    /// What a state's class is decided on: `first`, then each arc's word and the class it leads to, in word order.
+    private static func signature(of arcs: [(word: Int, to: Int)], classes: [Int], first: Int) -> [Int] {
+        var signature = [first]
+        signature.reserveCapacity(1 + 2 * arcs.count)
+        for arc in arcs {
+            signature.append(arc.word)
+            signature.append(classes[arc.to])
+        }
+        return signature
     }
 }
