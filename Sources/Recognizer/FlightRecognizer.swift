@@ -314,7 +314,7 @@ public final class FlightRecognizer {
 
     /// Starts decoding the rival of `flights` alongside (see `RivalPredictor`).
     private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses) throws -> RivalPrediction {
-        let prediction = try predictor().start(predicted: flights, from: vocabulary, pronunciations: grammarPronunciations, cepstra: cepstra,
+        let prediction = try predictor().start(predicted: flights, from: grammar, pronunciations: grammarPronunciations, cepstra: cepstra,
                                                after: comparisons)
         runningPrediction = prediction
         return prediction
@@ -323,7 +323,7 @@ public final class FlightRecognizer {
     /// Compiles the rival of `flights` in the background, for a decode that will predict them (see `RivalPredictor`):
     /// call it when the streaming hypothesis names them. Thread rule: the owner's thread, like `process`.
     func prepareRival(excluding flights: [FlightNumber]) throws {
-        try predictor().prepare(excluding: flights, from: vocabulary, pronunciations: grammarPronunciations)
+        try predictor().prepare(excluding: flights, from: grammar, pronunciations: grammarPronunciations)
     }
 
     private func predictor() throws -> RivalPredictor {
@@ -338,7 +338,7 @@ public final class FlightRecognizer {
     private func rivalPath(of cepstra: Cepstra, excluding flights: [FlightNumber]) throws -> RivalPath {
         let rival = try rivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
         rivalPass = rival
-        try rival.exclude(flights, from: vocabulary, pronunciations: &addedPronunciations)
+        try rival.exclude(flights, from: grammar, pronunciations: &addedPronunciations)
         return try rival.decode(cepstra)
     }
 

@@ -49,6 +49,22 @@ struct FlightGrammarTests {
         #expect(grammar.flights(in: "where is the exit").isEmpty)
     }
 
+    @Test("a grammar less some flights is the grammar built without them", arguments: [
+        ["LX40"], ["BA287"], ["LX40", "LX1234", "LX3287"], ["U2812", "LH400"], ["AF123"], [],
+    ])
+    func excluding(flights: [String]) {
+        let excluded = Set(flights.map { FlightNumber(parsing: $0)! })
+        let derived = FlightGrammar(vocabulary: TestFlights.vocabulary).excluding(excluded)
+        let built = FlightGrammar(vocabulary: FlightVocabulary(airlines: TestFlights.airlines,
+                                                               flights: TestFlights.flights.filter { !excluded.contains($0) }))
+        #expect(derived.jsgf == built.jsgf)
+        #expect(derived.words == built.words)
+        for text in ["l x forty", "lima x-ray four zero", "swiss twelve thirty four", "speedbird two eight seven",
+                     "what's the gate for easy eight one two please", "l h four hundred", "l x three two eight seven"] {
+            #expect(derived.flights(in: text) == built.flights(in: text), "\(text)")
+        }
+    }
+
     @Test("every grammar word is one the shared vocabulary or the airline directory explains")
     func vocabularyIsReadable() {
         let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)

@@ -7,6 +7,7 @@ import Testing
 struct SharedPassWorkTests {
     static let clips = ["lx40.wav", "where-exit.wav", "pink-noise.wav"]
     static let configuration = RecognizerConfiguration()
+    static let today = FlightGrammar(vocabulary: TestFlights.vocabulary)
 
     /// Everything a decode leaves to read: the best path's words, score and segments with their frames and scores.
     static func reading(of decoder: PocketSphinxDecoder) -> String {
@@ -34,7 +35,7 @@ struct SharedPassWorkTests {
     static func rival(excluding flight: FlightNumber) throws -> RivalPass {
         let pass = RivalPass(decoder: try PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: false))
         var added: [String: String] = [:]
-        try pass.exclude([flight], from: TestFlights.vocabulary, pronunciations: &added)
+        try pass.exclude([flight], from: Self.today, pronunciations: &added)
         return pass
     }
 
@@ -78,11 +79,11 @@ struct SharedPassWorkTests {
         let reused = try Self.rival(excluding: TestFlights.flights[0])
         var added: [String: String] = [:]
         let flights = TestFlights.flights
-        try reused.exclude([flights[1]], from: TestFlights.vocabulary, pronunciations: &added)
+        try reused.exclude([flights[1]], from: Self.today, pronunciations: &added)
         _ = try reused.decode(samples)
         // Twice: reused after another search was active, and right after itself.
         for _ in 0..<2 {
-            try reused.exclude([flights[0]], from: TestFlights.vocabulary, pronunciations: &added)
+            try reused.exclude([flights[0]], from: Self.today, pronunciations: &added)
             let path = try reused.decode(samples)
             #expect(path.text == expected.text && path.pathScore == expected.pathScore && path.flight == expected.flight)
         }
@@ -90,8 +91,8 @@ struct SharedPassWorkTests {
         let pairs = flights.indices.flatMap { first in flights.indices.filter { $0 > first }.map { [flights[first], flights[$0]] } }
         let exclusions = pairs + flights.dropFirst().map { [$0] }
         #expect(exclusions.count > RivalPass.compiledSearchLimit)
-        for exclusion in exclusions { try reused.exclude(exclusion, from: TestFlights.vocabulary, pronunciations: &added) }
-        try reused.exclude([flights[0]], from: TestFlights.vocabulary, pronunciations: &added)
+        for exclusion in exclusions { try reused.exclude(exclusion, from: Self.today, pronunciations: &added) }
+        try reused.exclude([flights[0]], from: Self.today, pronunciations: &added)
         let path = try reused.decode(samples)
         #expect(path.text == expected.text && path.pathScore == expected.pathScore)
         #expect(reused.rivals?.flights(in: "l x forty").isEmpty == true, "the grammar read is the one excluding LX40")

@@ -1,4 +1,5 @@
 import FlightCore
+import FlightStore
 @testable import Recognizer
 import Testing
 
@@ -66,6 +67,41 @@ struct WordGraphTests {
         let rebuilt = GrammarAutomaton(minimized, name: "test", logMath: try #require(automaton.model.pointee.lmath),
                                        languageWeight: automaton.model.pointee.lw)
         #expect(rebuilt.wordGraph.map(Self.canonical) == Self.canonical(minimized))
+    }
+
+    /// The library's graph of `grammar`'s text, and the one built in the frame, each with its words sorted, minimized.
+    static func bothBuilds(of grammar: FlightGrammar, decoder: PocketSphinxDecoder) throws -> (library: WordGraph, built: WordGraph) {
+        let library = try #require(try decoder.libraryAutomaton(of: grammar.jsgf, name: "library", closingEmptyArcs: false).wordGraph)
+        let frame = try #require(try decoder.libraryAutomaton(of: grammar.frameJSGF, name: "frame", closingEmptyArcs: false).wordGraph)
+        let built = try #require(grammar.wordGraph(frame: frame))
+        return (library.withWordsSorted().minimized(), built.withWordsSorted().minimized())
+    }
+
+    @Test("a grammar built in the frame of the shared rules is the library's graph of its text, for a whole day and less its flights")
+    func builtInFrame() throws {
+        let decoder = try PocketSphinxDecoder(arguments: RecognizerConfiguration().commonArguments, verbose: false)
+        let store = try FlightStore.inMemory()
+        let today = FlightGrammar(vocabulary: try FlightVocabulary(dataSource: store))
+        #expect(today.airlineRules.count > 20)
+        let rivals = [today.excluding([FlightNumber(parsing: "LX40")!]),
+                      today.excluding(Set(today.airlineRules.first { $0.numbers.count == 1 }.map { [FlightNumber(airline: $0.code, number: $0.numbers[0])!] } ?? [])),
+                      FlightGrammar(vocabulary: TestFlights.vocabulary).excluding([FlightNumber(parsing: "BA287")!])]
+        for grammar in [today] + rivals {
+            let (library, built) = try Self.bothBuilds(of: grammar, decoder: decoder)
+            #expect(built == library)
+        }
+        // Byte for byte: the same automaton is what the decoder searches either way.
+        let (library, built) = try Self.bothBuilds(of: today, decoder: decoder)
+        #expect(built.fsgText(name: "today") == library.fsgText(name: "today"))
+    }
+
+    @Test("a letter rule that is not a list of words leaves the grammar to the library")
+    func frameNeedsWordLists() throws {
+        let decoder = try PocketSphinxDecoder(arguments: RecognizerConfiguration().commonArguments, verbose: false)
+        let base = FlightGrammar.baseGrammar.replacingOccurrences(of: "<letter_x> = x | x-ray;", with: "<letter_x> = x | (x-ray);")
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary, baseGrammar: base)
+        let frame = try #require(try decoder.libraryAutomaton(of: grammar.frameJSGF, name: "frame", closingEmptyArcs: false).wordGraph)
+        #expect(grammar.wordGraph(frame: frame) == nil)
     }
 
     // MARK: Oracles

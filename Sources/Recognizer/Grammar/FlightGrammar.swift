@@ -44,6 +44,10 @@ public struct FlightGrammar: Sendable {
     private let airlinePhrases: [(words: [String], airline: String)]
     /// Per airline code, number words ("two eighty seven") to the number (287).
     private let numberReadings: [String: [String: Int]]
+    /// The shared rules (`baseGrammar`), their words and their alternatives, from which the grammar was built.
+    let base: BaseRules
+    /// One rule per airline that flies today, by code: what `excluding(_:)` keeps of a grammar it does not rebuild.
+    let airlineRules: [AirlineRule]
 
     /// The word allowed between an airline and its number ("Air France flight one twenty three").
     static let flightWord = "flight"
@@ -53,45 +57,43 @@ public struct FlightGrammar: Sendable {
 
     /// Builds the grammar for `vocabulary` on top of the shared rules in `baseGrammar` (default: the embedded file).
     public init(vocabulary: FlightVocabulary, baseGrammar: String? = nil) {
-        let baseGrammar = baseGrammar ?? embeddedQueryGrammar
+        let base = BaseRules(text: baseGrammar ?? embeddedQueryGrammar)
         var numbersByAirline: [String: [Int]] = [:]
         for flight in vocabulary.flights { numbersByAirline[flight.airline, default: []].append(flight.number) }
-        let codes = numbersByAirline.keys.sorted()
+        self.init(base: base, airlineRules: numbersByAirline.keys.sorted().map { code in
+            AirlineRule(code: code, airline: vocabulary.airlines.airline(iata: code), numbers: numbersByAirline[code]!, rules: base.rules)
+        })
+    }
 
-        var text = baseGrammar.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
-        text += "// Generated from today's flights: \(vocabulary.flights.count) numbers of \(codes.count) airlines.\n"
-        text += codes.isEmpty ? "<flight> = <VOID>;\n" : "<flight> = " + codes.map { "<airline_\($0)>" }.joined(separator: " | ") + ";\n"
+    /// The grammar of the same day less `flights`: the same as building it from the day's vocabulary without them,
+    /// rebuilding only the rules of the airlines that fly them (building a whole day's grammar is a third of the
+    /// instructions of the rival pass that needs it, callgrind).
+    func excluding(_ flights: Set<FlightNumber>) -> FlightGrammar {
+        guard !flights.isEmpty else { return self }
+        return FlightGrammar(base: base, airlineRules: airlineRules.compactMap { rule in
+            let kept = rule.numbers.filter { !flights.contains(FlightNumber(airline: rule.code, number: $0)!) }
+            if kept.count == rule.numbers.count { return rule }
+            return kept.isEmpty ? nil : AirlineRule(code: rule.code, names: rule.names, numbers: kept, rules: base.rules)
+        })
+    }
 
-        var words = Set(Self.words(inJSGF: baseGrammar))
-        let rules = Self.ruleAlternatives(in: baseGrammar)
-        var phrases: [(words: [String], airline: String)] = []
-        var readings: [String: [String: Int]] = [:]
-        for code in codes {
-            let airline = vocabulary.airlines.airline(iata: code)
-            let names = Self.namePhrases(code: code, airline: airline)
-            let numbers = Array(Set(numbersByAirline[code]!)).sorted()
-            var forms: [[GrammarToken]] = []
-            var table: [String: Int] = [:]
-            for number in numbers {
-                for form in SpokenNumberForms.forms(of: number) {
-                    forms.append(form)
-                    for spelling in Self.spellings(of: form, rules: rules) { table[spelling.joined(separator: " "), default: number] = number }
-                }
-            }
-            readings[code] = table
-            for name in names {
-                for spelling in Self.spellings(of: name, rules: rules) { phrases.append((spelling, code)) }
-            }
-            for case .word(let word) in (names + forms).joined() { words.insert(word) }
-            text += "<airline_\(code)> = (" + names.map { $0.map(\.jsgf).joined(separator: " ") }.joined(separator: " | ")
-                + ") [\(Self.flightWord)] <number_\(code)>;\n"
-            text += "<number_\(code)> = " + PrefixTree(forms).jsgf + ";\n"
+    private init(base: BaseRules, airlineRules: [AirlineRule]) {
+        let numberCount = airlineRules.reduce(0) { $0 + $1.numbers.count }
+        var text = base.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
+        text += "// Generated from today's flights: \(numberCount) numbers of \(airlineRules.count) airlines.\n"
+        text += airlineRules.isEmpty ? "<flight> = <VOID>;\n" : "<flight> = " + airlineRules.map { "<airline_\($0.code)>" }.joined(separator: " | ") + ";\n"
+        var words = base.words
+        for rule in airlineRules {
+            text += rule.jsgf
+            words.formUnion(rule.words)
         }
         words.insert(Self.flightWord)
         jsgf = text
         self.words = words.sorted()
-        airlinePhrases = phrases.sorted { $0.words.count > $1.words.count }
-        numberReadings = readings
+        airlinePhrases = airlineRules.flatMap { rule in rule.phrases.map { ($0, rule.code) } }.sorted { $0.words.count > $1.words.count }
+        numberReadings = Dictionary(uniqueKeysWithValues: airlineRules.map { ($0.code, $0.readings) })
+        self.base = base
+        self.airlineRules = airlineRules
     }
 
     /// The flights a recognized word sequence names, in order of appearance; several when it is ambiguous.
@@ -193,6 +195,67 @@ public struct FlightGrammar: Sendable {
             }
         }
         return result.sorted()
+    }
+}
+
+/// The shared rules a flight grammar is built on: their text, their words and the alternatives of the one-line rules.
+struct BaseRules: Sendable {
+    let text: String
+    /// The words of the text (`FlightGrammar.words(inJSGF:)`).
+    let words: Set<String>
+    /// The alternatives of its one-line rules (`FlightGrammar.ruleAlternatives(in:)`).
+    let rules: [String: [[String]]]
+
+    init(text: String) {
+        self.text = text
+        words = Set(FlightGrammar.words(inJSGF: text))
+        rules = FlightGrammar.ruleAlternatives(in: text)
+    }
+}
+
+/// The part of a flight grammar for one airline: the ways to name it, followed by the ways to say its numbers today.
+struct AirlineRule: Sendable {
+    let code: String
+    /// The ways to name the airline (`FlightGrammar.namePhrases`).
+    let names: [[GrammarToken]]
+    /// Its numbers today, sorted, without duplicates.
+    let numbers: [Int]
+    /// The spoken forms of every number, in the order of `numbers`.
+    let forms: [[GrammarToken]]
+    /// Every word sequence of every name.
+    let phrases: [[String]]
+    /// Every word sequence of every number form to its number.
+    let readings: [String: Int]
+    /// Its two JSGF rules, `<airline_CODE>` and `<number_CODE>`.
+    let jsgf: String
+    /// The plain words of its names and forms (letters and digits are the shared rules').
+    let words: Set<String>
+
+    /// The rule of `code` (named through `airline`, when known) for `numbers`, with the shared rules' alternatives.
+    init(code: String, airline: Airline?, numbers: [Int], rules: [String: [[String]]]) {
+        self.init(code: code, names: FlightGrammar.namePhrases(code: code, airline: airline), numbers: numbers, rules: rules)
+    }
+
+    init(code: String, names: [[GrammarToken]], numbers: [Int], rules: [String: [[String]]]) {
+        self.code = code
+        self.names = names
+        self.numbers = Array(Set(numbers)).sorted()
+        var forms: [[GrammarToken]] = []
+        var readings: [String: Int] = [:]
+        for number in self.numbers {
+            for form in SpokenNumberForms.forms(of: number) {
+                forms.append(form)
+                for spelling in FlightGrammar.spellings(of: form, rules: rules) { readings[spelling.joined(separator: " ")] = number }
+            }
+        }
+        self.forms = forms
+        self.readings = readings
+        phrases = names.flatMap { FlightGrammar.spellings(of: $0, rules: rules) }
+        var words = Set<String>()
+        for case .word(let word) in (names + forms).joined() { words.insert(word) }
+        self.words = words
+        jsgf = "<airline_\(code)> = (" + names.map { $0.map(\.jsgf).joined(separator: " ") }.joined(separator: " | ")
+            + ") [\(FlightGrammar.flightWord)] <number_\(code)>;\n" + "<number_\(code)> = " + PrefixTree(forms).jsgf + ";\n"
     }
 }
 

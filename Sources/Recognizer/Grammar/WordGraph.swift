@@ -54,6 +54,17 @@ struct WordGraph: Sendable, Equatable {
                          start: 0, final: final, arcs: arcs)
     }
 
+    /// The same graph with only the words its arcs read, in alphabetical order: `minimized()` numbers states in the
+    /// order of the words they read, so two graphs of the same word sequences minimize to the same graph only when
+    /// their words are in the same order (the library's order follows the grammar text).
+    func withWordsSorted() -> WordGraph {
+        let used = Set(arcs.compactMap(\.word))
+        let sorted = used.map { words[$0] }.sorted()
+        let position = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
+        return WordGraph(words: sorted, stateCount: stateCount, start: start, final: final,
+                         arcs: arcs.map { Arc(from: $0.from, to: $0.to, word: $0.word.map { position[words[$0]]! }) })
+    }
+
     /// The graph in the library's FSG file format (`fsg_model_readfile`, `pocketsphinx_batch -fsg`), every arc with
     /// probability 1.
     func fsgText(name: String) -> String {

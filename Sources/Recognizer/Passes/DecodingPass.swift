@@ -93,6 +93,17 @@ final class PassUtterance {
     /// new search's name.
     func installKeepingPrevious(_ jsgf: String, words: [String], pronunciations: inout [String: String],
                                 minimized: Bool = true) throws -> String {
+        try installKeepingPrevious(words: words, pronunciations: &pronunciations) { try $0.useGrammar(jsgf, name: $1, minimized: minimized) }
+    }
+
+    /// `installKeepingPrevious` of a grammar already built as a graph (see `PocketSphinxDecoder.useGraph`).
+    func installKeepingPrevious(_ graph: WordGraph, words: [String], pronunciations: inout [String: String]) throws -> String {
+        try installKeepingPrevious(words: words, pronunciations: &pronunciations) { try $0.useGraph(graph, name: $1) }
+    }
+
+    /// Adds the missing `words` and compiles a new search with `compile(decoder, name)`; returns its name.
+    private func installKeepingPrevious(words: [String], pronunciations: inout [String: String],
+                                        compile: (PocketSphinxDecoder, String) throws -> Void) throws -> String {
         var added: [String: String] = [:]
         let missing = words.filter { decoder.pronunciation(of: $0) == nil }
         for word in missing {
@@ -104,7 +115,7 @@ final class PassUtterance {
         pronunciations.merge(added) { _, new in new }
         searchGeneration += 1
         let name = "\(searchPrefix)\(searchGeneration)"
-        try decoder.useGrammar(jsgf, name: name, minimized: minimized)
+        try compile(decoder, name)
         searchName = name
         return name
     }

@@ -79,17 +79,21 @@ final class RivalPass: DecodingPass {
     /// What a rival grammar was built for.
     private struct Exclusion: Equatable {
         let flights: Set<FlightNumber>
-        let vocabulary: FlightVocabulary
+        /// Today's grammar, by its text.
+        let today: String
     }
+
+    /// The library's graph of the shared rules around the airline rules (`FlightGrammar.frameJSGF`), by that text.
+    private var frame: (jsgf: String, graph: WordGraph?)?
 
     /// Owns `decoder`.
     init(decoder: PocketSphinxDecoder) {
         utterance = PassUtterance(decoder: decoder, searchPrefix: "rivals")
     }
 
-    /// Installs the grammar of `vocabulary`'s flights less `flights`; call before `begin`.
-    func exclude(_ flights: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: inout [String: String]) throws {
-        let exclusion = Exclusion(flights: Set(flights), vocabulary: vocabulary)
+    /// Installs `today` less `flights`; call before `begin`.
+    func exclude(_ flights: [FlightNumber], from today: FlightGrammar, pronunciations: inout [String: String]) throws {
+        let exclusion = Exclusion(flights: Set(flights), today: today.jsgf)
         if let index = compiled.firstIndex(where: { $0.exclusion == exclusion }) {
             let entry = compiled.remove(at: index)
             try utterance.activate(entry.search)
@@ -97,12 +101,26 @@ final class RivalPass: DecodingPass {
             rivals = entry.grammar
             return
         }
-        let grammar = FlightGrammar(vocabulary: FlightVocabulary(airlines: vocabulary.airlines,
-                                                                 flights: vocabulary.flights.filter { !flights.contains($0) }))
-        let search = try utterance.installKeepingPrevious(grammar.jsgf, words: grammar.words, pronunciations: &pronunciations)
+        let grammar = today.excluding(exclusion.flights)
+        let search: String
+        if let graph = try graph(of: grammar) {
+            search = try utterance.installKeepingPrevious(graph, words: grammar.words, pronunciations: &pronunciations)
+        } else {
+            search = try utterance.installKeepingPrevious(grammar.jsgf, words: grammar.words, pronunciations: &pronunciations)
+        }
         compiled.append((exclusion, search, grammar))
         if compiled.count > Self.compiledSearchLimit { utterance.remove(compiled.removeFirst().search) }
         rivals = grammar
+    }
+
+    /// The minimal graph of `grammar`, built in its frame (`FlightGrammar.wordGraph(frame:)`), its words in
+    /// alphabetical order; nil when it must be built from its text.
+    private func graph(of grammar: FlightGrammar) throws -> WordGraph? {
+        let frameJSGF = grammar.frameJSGF
+        if frame?.jsgf != frameJSGF {
+            frame = (frameJSGF, try utterance.decoder.libraryAutomaton(of: frameJSGF, name: "frame", closingEmptyArcs: false).wordGraph)
+        }
+        return frame?.graph.flatMap(grammar.wordGraph(frame:))?.withWordsSorted().minimized()
     }
 
     func readOutput() -> RivalPath {

@@ -28,9 +28,9 @@ final class RivalPredictor: @unchecked Sendable {
         self.rival = rival
     }
 
-    /// Compiles the rival search of `vocabulary` less `flights` in the background, unless it is the last one asked for;
+    /// Compiles the rival search of `today` less `flights` in the background, unless it is the last one asked for;
     /// skipped when another is asked for before it starts (the hypothesis moved on).
-    func prepare(excluding flights: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: [String: String]) {
+    func prepare(excluding flights: [FlightNumber], from today: FlightGrammar, pronunciations: [String: String]) {
         let wanted = Set(flights)
         guard !wanted.isEmpty, lock.withLock({ () -> Bool in
             guard latestPrepared != wanted else { return false }
@@ -42,13 +42,13 @@ final class RivalPredictor: @unchecked Sendable {
             let predictor = box.predictor
             guard predictor.lock.withLock({ predictor.latestPrepared == wanted }) else { return }
             var added = pronunciations
-            try? predictor.rival.exclude(flights, from: vocabulary, pronunciations: &added)
+            try? predictor.rival.exclude(flights, from: today, pronunciations: &added)
         }
     }
 
-    /// Starts decoding `cepstra` against `vocabulary` less `predicted` (not empty), once `comparisons` has done its
+    /// Starts decoding `cepstra` against `today` less `predicted` (not empty), once `comparisons` has done its
     /// helper's work and any search being prepared is compiled.
-    func start(predicted: [FlightNumber], from vocabulary: FlightVocabulary, pronunciations: [String: String], cepstra: Cepstra,
+    func start(predicted: [FlightNumber], from today: FlightGrammar, pronunciations: [String: String], cepstra: Cepstra,
                after comparisons: ComparisonPasses) -> RivalPrediction {
         let prediction = RivalPrediction(predicted: Set(predicted))
         let box = UncheckedSelf(predictor: self)
@@ -58,7 +58,7 @@ final class RivalPredictor: @unchecked Sendable {
             let cpuBefore = ThreadCPUClock.seconds()
             var added = pronunciations
             let outcome = Result {
-                try box.predictor.rival.exclude(predicted, from: vocabulary, pronunciations: &added)
+                try box.predictor.rival.exclude(predicted, from: today, pronunciations: &added)
                 return try box.predictor.rival.decode(cepstra)
             }
             prediction.finish(outcome, cpuSeconds: ThreadCPUClock.seconds() - cpuBefore)

@@ -99,17 +99,21 @@ final class PocketSphinxDecoder {
     /// Compiles `jsgf` as a new search called `name` and makes it the active search. With `minimized`, the automaton
     /// the library builds from the grammar is minimized first (`WordGraph`): the same word sequences in far fewer
     /// states, which the search visits on every frame.
+    /// An alternative that carries a weight keeps the library's automaton, as `ps_set_jsgf_string` builds it.
     func useGrammar(_ jsgf: String, name: String, minimized: Bool) throws {
-        let automaton = minimized ? try minimizedAutomaton(of: jsgf, name: name) : try libraryAutomaton(of: jsgf, name: name)
-        try check("compile grammar", context: "search \(name)") { ps_set_fsg(handle, name, automaton.model) }
-        try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
+        if minimized, let graph = try minimizedGraph(of: jsgf, name: name) { return try useGraph(graph, name: name) }
+        try use(try libraryAutomaton(of: jsgf, name: name), name: name)
     }
 
-    /// The library's automaton of `jsgf`'s public rule, minimized; as `ps_set_jsgf_string` builds it when an
-    /// alternative carries a weight.
-    private func minimizedAutomaton(of jsgf: String, name: String) throws -> GrammarAutomaton {
-        guard let graph = try minimizedGraph(of: jsgf, name: name) else { return try libraryAutomaton(of: jsgf, name: name) }
-        return GrammarAutomaton(graph, name: name, logMath: ps_get_logmath(handle)!, languageWeight: Float(cmd_ln_float_r(config, "-lw")))
+    /// Compiles `graph` (every arc with probability 1) as a new search called `name` and makes it the active search.
+    func useGraph(_ graph: WordGraph, name: String) throws {
+        guard let logMath = ps_get_logmath(handle) else { throw RecognizerError(operation: "build grammar", context: "search \(name)") }
+        try use(GrammarAutomaton(graph, name: name, logMath: logMath, languageWeight: Float(cmd_ln_float_r(config, "-lw"))), name: name)
+    }
+
+    private func use(_ automaton: GrammarAutomaton, name: String) throws {
+        try check("compile grammar", context: "search \(name)") { ps_set_fsg(handle, name, automaton.model) }
+        try check("activate grammar", context: "search \(name)") { ps_set_search(handle, name) }
     }
 
     /// The minimal automaton of `jsgf`'s public rule, as `useGrammar(minimized: true)` installs it; nil when an
