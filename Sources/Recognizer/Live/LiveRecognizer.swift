@@ -109,6 +109,12 @@ public final class LiveRecognizer {
     /// decode: where the decision latency of an early end counts from.
     private var shortSilenceReachedAt: ContinuousClock.Instant?
     private var replies: ReplyRecognizer?
+    /// Audio of the utterance not yet given to the streaming pass: the quiet after a candidate end. There the streaming
+    /// pass only rearranges what was said (a room-noise "o" for "two eight seven"), which helps no one shown or used,
+    /// and it would take a share of the two cores from the background decode that gives the answer. Fed to it (its
+    /// partial hypotheses unused) only if the traveller speaks again, before the new audio: the pass decodes in fixed
+    /// steps, so it reads the same as if fed at once.
+    private var heldBack: [Int16] = []
 
     /// Called with the audio of each query as it was decoded for its final answer (for tests: that answer is the batch
     /// answer of this audio).
@@ -142,6 +148,7 @@ public final class LiveRecognizer {
     /// Forgets any utterance in progress, e.g. after the microphone was muted while the kiosk spoke.
     public func reset() {
         endpointer.reset()
+        heldBack = []
         recognizer.reset()
         inUtterance = false
         candidate = nil
@@ -155,7 +162,17 @@ public final class LiveRecognizer {
         var events: [LiveEvent] = []
         audio += chunk
         received += chunk.count
-        if inUtterance { feedRecognizer(chunk[...], into: &events) }
+        if inUtterance {
+            if endpointer.isAfterCandidateEnd {
+                heldBack += chunk
+            } else {
+                if !heldBack.isEmpty {
+                    _ = recognizer.process(heldBack[...])
+                    heldBack = []
+                }
+                feedRecognizer(chunk[...], into: &events)
+            }
+        }
         unframed += chunk.count
         while unframed >= samplesPerFrame {
             let frameEnd = received - unframed + samplesPerFrame
@@ -299,6 +316,7 @@ public final class LiveRecognizer {
 
     private func endUtterance() {
         inUtterance = false
+        heldBack = []
         candidate = nil
         candidateDecode = nil
         shortSilenceReachedAt = nil
@@ -308,9 +326,7 @@ public final class LiveRecognizer {
 
     private func feedRecognizer(_ samples: ArraySlice<Int16>, into events: inout [LiveEvent]) {
         for event in recognizer.process(samples) {
-            // In the quiet after a candidate end the live pass only rearranges what was said (a room-noise "o" for
-            // "two eight seven"); showing that, or letting it delay the end, helps no one.
-            if case .partial(let text) = event, !endpointer.isAfterCandidateEnd {
+            if case .partial(let text) = event {
                 let complete = recognizer.namesCompleteFlight(text)
                 endpointer.hypothesisChanged(isCompleteFlight: complete)
                 // The rival the decode will predict, compiled on the second core while the traveller finishes.
