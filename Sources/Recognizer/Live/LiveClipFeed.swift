@@ -7,8 +7,13 @@ public struct LiveClipFeed: Sendable {
     public static let leadingBackgroundSeconds = 1.0
     /// Background played after the clip, in seconds: longer than the endpointer's longest trailing silence.
     public static let trailingBackgroundSeconds = 1.5
-    /// The clip's edges count as background when quieter than this many dB under its loudest 10 ms frame.
+    /// The clip's edges count as background when quieter than this many dB under its loudest 10 ms frame...
     public static let backgroundBelowLoudest = 30.0
+    /// ...or, in a clip whose background noise stands closer than that to its speech (airport noise mixed at 5–15 dB),
+    /// within this many dB of its quietest tenth: the noise the kiosk would have heard before the traveller spoke. Fed
+    /// without it, such a clip starts the endpointer on speech it has no noise floor to set it against (10 dB corpus
+    /// clips that start with a word were never heard at all).
+    public static let backgroundAboveQuietest = 6.0
     /// Shortest stretch of the clip's own quiet worth repeating as background, in seconds.
     public static let shortestBackgroundSeconds = 0.1
 
@@ -16,8 +21,9 @@ public struct LiveClipFeed: Sendable {
     public let samples: [Int16]
     /// Where the clip starts in `samples`.
     public let clipStart: Int
-    /// Where the clip's last sound ends in `samples`: the end of its last 10 ms frame within `backgroundBelowLoudest`
-    /// of its loudest, the end of the last word as the audio tells it (a decode's segmentation moves with what it heard).
+    /// Where the clip's last sound ends in `samples`: the end of its last 10 ms frame louder than its background (see
+    /// `backgroundBelowLoudest`), the end of the last word as the audio tells it (a decode's segmentation moves with
+    /// what it heard).
     public let soundEnd: Int
 
     /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing); a clip without quiet
@@ -25,7 +31,8 @@ public struct LiveClipFeed: Sendable {
     public init(clip: [Int16], sampleRate: Int) {
         let frame = sampleRate / 100
         let levels = stride(from: 0, to: clip.count - frame + 1, by: frame).map { Endpointer.level(of: clip[$0..<($0 + frame)]) }
-        let floor = (levels.max() ?? -120) - Self.backgroundBelowLoudest
+        let quietest = levels.isEmpty ? -120 : levels.sorted()[levels.count / 10]
+        let floor = max((levels.max() ?? -120) - Self.backgroundBelowLoudest, quietest + Self.backgroundAboveQuietest)
         let leadingFrames = levels.firstIndex { $0 >= floor } ?? 0
         let trailingFrames = levels.count - 1 - (levels.lastIndex { $0 >= floor } ?? (levels.count - 1))
         let shortest = Int(Self.shortestBackgroundSeconds * 100)
