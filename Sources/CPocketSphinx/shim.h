@@ -26,3 +26,13 @@ static inline void flightvoice_set_log_sink(flightvoice_log_sink_f sink) {
         err_set_callback(flightvoice_log_trampoline, (void *)sink);
     }
 }
+
+#include <sphinxbase/bitvec.h>
+#include <sphinxbase/ckd_alloc.h>
+
+/// Marks the words `wids` of `fsg` as alternate pronunciations (`fsg_model_add_alt` does this with each word it adds;
+/// `bitvec_alloc` is a macro Swift cannot call). The grammar search then adds none of its own.
+static inline void flightvoice_fsg_mark_alternates(fsg_model_t *fsg, const int32 *wids, int count) {
+    if (fsg->altwords == NULL) fsg->altwords = bitvec_alloc(fsg->n_word_alloc);
+    for (int i = 0; i < count; ++i) bitvec_set(fsg->altwords, wids[i]);
+}

@@ -1,5 +1,6 @@
 import FlightCore
 import FlightStore
+import CPocketSphinx
 @testable import Recognizer
 import Testing
 
@@ -102,6 +103,49 @@ struct WordGraphTests {
         let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary, baseGrammar: base)
         let frame = try #require(try decoder.libraryAutomaton(of: grammar.frameJSGF, name: "frame", closingEmptyArcs: false).wordGraph)
         #expect(grammar.wordGraph(frame: frame) == nil)
+    }
+
+    @Test("alternate pronunciations added with the graph give the arcs the grammar search adds, in its order, and the same decodes")
+    func alternatePronunciations() throws {
+        let decoder = try PocketSphinxDecoder(arguments: RecognizerConfiguration().commonArguments, verbose: false)
+        let grammar = FlightGrammar(vocabulary: TestFlights.vocabulary)
+        let pass = GrammarPass(decoder: decoder)
+        var added: [String: String] = [:]
+        try pass.utterance.install(grammar.jsgf, words: grammar.words, pronunciations: &added)
+        let ours = try #require(pass.utterance.searchName)
+        let graph = try #require(try decoder.minimizedGraph(of: grammar.jsgf, name: "graph"))
+        #expect(decoder.alternatePronunciations(of: graph.words)["for"] == ["for(3)", "for(2)"], "the dictionary chains the one added last first")
+        let automaton = GrammarAutomaton(graph, name: "built", logMath: try #require(ps_get_logmath(decoder.handle)), languageWeight: 1,
+                                         alternates: decoder.alternatePronunciations(of: graph.words))
+        #expect(automaton.model.pointee.altwords != nil, "built with its alternates, the search adds none")
+        try decoder.useGraph(graph, name: "library", addingAlternates: false)
+        func arcs(_ search: String) throws -> [String] {
+            let model = try #require(ps_get_fsg(decoder.handle, search))
+            var found: [String] = []
+            for state in 0..<model.pointee.n_state {
+                var iterator = fsg_model_arcs(model, state)
+                while let current = iterator {
+                    if let link = fsg_arciter_get(current)?.pointee {
+                        found.append("\(link.from_state) \(link.to_state) \(link.wid >= 0 ? String(cString: model.pointee.vocab[Int(link.wid)]!) : "-")")
+                    }
+                    iterator = fsg_arciter_next(current)
+                }
+            }
+            return found
+        }
+        let library = try arcs("library")
+        #expect(library.count > graph.arcs.count)
+        #expect(try arcs(ours) == library)
+        for clip in ["lx40.wav", "ba287.wav", "where-exit.wav"] {
+            let samples = try TestFlights.samples(clip)
+            var readings: [String] = []
+            for search in [ours, "library"] {
+                try decoder.activate(search)
+                _ = try pass.decode(samples)
+                readings.append(SharedPassWorkTests.reading(of: decoder))
+            }
+            #expect(readings[0] == readings[1], "\(clip)")
+        }
     }
 
     // MARK: Oracles

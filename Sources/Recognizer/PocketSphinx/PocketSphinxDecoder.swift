@@ -105,10 +105,26 @@ final class PocketSphinxDecoder {
         try use(try libraryAutomaton(of: jsgf, name: name), name: name)
     }
 
-    /// Compiles `graph` (every arc with probability 1) as a new search called `name` and makes it the active search.
-    func useGraph(_ graph: WordGraph, name: String) throws {
+    /// Compiles `graph` (every arc with probability 1) as a new search called `name` and makes it the active search;
+    /// the arcs of the words' alternate pronunciations are added with the graph's (`GrammarAutomaton`), unless not
+    /// `addingAlternates`: the grammar search then adds them itself.
+    func useGraph(_ graph: WordGraph, name: String, addingAlternates: Bool = true) throws {
         guard let logMath = ps_get_logmath(handle) else { throw RecognizerError(operation: "build grammar", context: "search \(name)") }
-        try use(GrammarAutomaton(graph, name: name, logMath: logMath, languageWeight: Float(cmd_ln_float_r(config, "-lw"))), name: name)
+        let alternates = addingAlternates && cmd_ln_int_r(config, "-fsgusealtpron") != 0 ? alternatePronunciations(of: graph.words) : [:]
+        try use(GrammarAutomaton(graph, name: name, logMath: logMath, languageWeight: Float(cmd_ln_float_r(config, "-lw")),
+                                 alternates: alternates), name: name)
+    }
+
+    /// The dictionary's other pronunciations of each of `words` that has some ("forty" → ["forty(2)"]), in the order
+    /// the dictionary chains them: the one added last first.
+    func alternatePronunciations(of words: [String]) -> [String: [String]] {
+        var alternates: [String: [String]] = [:]
+        for word in words {
+            var found: [String] = []
+            while pronunciation(of: "\(word)(\(found.count + 2))") != nil { found.append("\(word)(\(found.count + 2))") }
+            if !found.isEmpty { alternates[word] = found.reversed() }
+        }
+        return alternates
     }
 
     private func use(_ automaton: GrammarAutomaton, name: String) throws {
