@@ -18,10 +18,9 @@ enum BenchLiveCommand: Command {
     static let discussion = """
     Each clip is fed as the kiosk hears it (a second of its own background, the clip, 1.5 s of background) in 64 ms
     chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
-    response time from the end of the last word (the end of the clip's last 10 ms louder than its background: within 30 dB
-    of its loudest, or in a noisy clip more than 6 dB over its quietest tenth; a decode's segmentation moves with what
-    it heard) to the final result, so it
-    includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
+    response time from the end of the last word (the end of the clip's last 10 ms louder than its background: within
+    30 dB of its loudest, or in a noisy clip more than 6 dB over its quietest tenth; a decode's segmentation moves with
+    what it heard) to the final result, so it includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
     for a busy machine, what the answering decode takes on two idle cores (from its threads' CPU time) and the
     response time that gives (from stream times, which load does not change). `--each` adds one line per clip with
     its ending, where its decode started after the last word and that decode time.
