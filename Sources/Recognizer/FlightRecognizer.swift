@@ -202,7 +202,8 @@ public final class FlightRecognizer {
     /// grammar or create a decoder while `decodeSnapshot` runs.
     func prepareStreaming() throws {
         _ = try streamingPass()
-        _ = try predictor()
+        try predictor().prepare(for: grammar, pronunciations: grammarPronunciations)
+        try rival().prepare(for: grammar, pronunciations: &addedPronunciations)
         if mayAskSecondOpinion { _ = try secondOpinionPass() }
     }
 
@@ -336,10 +337,17 @@ public final class FlightRecognizer {
 
     /// Decodes the utterance again with today's grammar less `flights`: the best path among today's other flights.
     private func rivalPath(of cepstra: Cepstra, excluding flights: [FlightNumber]) throws -> RivalPath {
-        let rival = try rivalPass ?? RivalPass(decoder: PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
-        rivalPass = rival
+        let rival = try rival()
         try rival.exclude(flights, from: grammar, pronunciations: &addedPronunciations)
         return try rival.decode(cepstra)
+    }
+
+    /// The rival pass decoded after today's grammar, created on first use.
+    private func rival() throws -> RivalPass {
+        if let rivalPass { return rivalPass }
+        let created = RivalPass(decoder: try PocketSphinxDecoder(arguments: configuration.rivalArguments, verbose: configuration.verbose))
+        rivalPass = created
+        return created
     }
 
     /// A dictionary word without its alternative-pronunciation marker: "thirty(2)" → "thirty".

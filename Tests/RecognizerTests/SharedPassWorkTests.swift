@@ -71,6 +71,19 @@ struct SharedPassWorkTests {
         #expect(try pass.decode(cepstra).text == pass.decode([Int16]()).text)
     }
 
+    @Test("a rival pass prepared for today's grammar decodes its first rival as one that was not prepared")
+    func preparedRival() throws {
+        let samples = try TestFlights.samples("lx40.wav")
+        let expected = try Self.rival(excluding: TestFlights.flights[0]).decode(samples)
+        let prepared = RivalPass(decoder: try PocketSphinxDecoder(arguments: Self.configuration.rivalArguments, verbose: false))
+        var added: [String: String] = [:]
+        try prepared.prepare(for: Self.today, pronunciations: &added)
+        #expect(Self.today.words.allSatisfy { prepared.utterance.decoder.pronunciation(of: $0) != nil })
+        try prepared.exclude([TestFlights.flights[0]], from: Self.today, pronunciations: &added)
+        let path = try prepared.decode(samples)
+        #expect(path.text == expected.text && path.pathScore == expected.pathScore && path.flight == expected.flight)
+    }
+
     @Test("a rival search compiled for an earlier utterance decodes as a freshly compiled one, also after others were evicted")
     func reusedRivalSearch() throws {
         let samples = try TestFlights.samples("lx40.wav")

@@ -104,6 +104,17 @@ final class PassUtterance {
     /// Adds the missing `words` and compiles a new search with `compile(decoder, name)`; returns its name.
     private func installKeepingPrevious(words: [String], pronunciations: inout [String: String],
                                         compile: (PocketSphinxDecoder, String) throws -> Void) throws -> String {
+        try addMissing(words, pronunciations: &pronunciations)
+        searchGeneration += 1
+        let name = "\(searchPrefix)\(searchGeneration)"
+        try compile(decoder, name)
+        searchName = name
+        return name
+    }
+
+    /// Adds the `words` missing from the dictionary, with pronunciations from `pronunciations`, or derived and
+    /// recorded there.
+    func addMissing(_ words: [String], pronunciations: inout [String: String]) throws {
         var added: [String: String] = [:]
         let missing = words.filter { decoder.pronunciation(of: $0) == nil }
         for word in missing {
@@ -113,11 +124,6 @@ final class PassUtterance {
             try decoder.addWord(word, phones: added[word]!, update: index == missing.count - 1)
         }
         pronunciations.merge(added) { _, new in new }
-        searchGeneration += 1
-        let name = "\(searchPrefix)\(searchGeneration)"
-        try compile(decoder, name)
-        searchName = name
-        return name
     }
 
     /// Makes a search kept by `installKeepingPrevious` the active one again.

@@ -66,6 +66,15 @@ final class RivalPredictor: @unchecked Sendable {
         return prediction
     }
 
+    /// Adds `today`'s words and frame to the rival's decoder in the background (`RivalPass.prepare(for:)`).
+    func prepare(for today: FlightGrammar, pronunciations: [String: String]) {
+        let box = UncheckedSelf(predictor: self)
+        queue.async {
+            var added = pronunciations
+            try? box.predictor.rival.prepare(for: today, pronunciations: &added)
+        }
+    }
+
     /// Waits until every item queued so far is done (before a new grammar is loaded).
     func waitUntilIdle() { queue.sync {} }
 }
