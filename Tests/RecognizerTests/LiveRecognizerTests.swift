@@ -38,6 +38,32 @@ import Testing
         #expect(utterance.endpoint - utterance.speechEnd <= EndpointerConfiguration().completeSilenceSeconds + 0.07)
     }
 
+    /// The partial hypotheses and ending of `clip`, heard in a room.
+    static func partialsAndEnding(_ clip: String, _ live: LiveRecognizer) throws -> [String] {
+        try Self.events(try Self.inRoom(TestFlights.samples(clip)), live).compactMap { event in
+            switch event {
+            case .partial(let text): "partial \(text)"
+            case .final(let utterance): "final \(utterance.reason) \(utterance.endpoint) \(utterance.result.transcript.text)"
+            default: nil
+            }
+        }
+    }
+
+    @Test func afterRestartingTheStreamingNormalizationAClipIsHeardTheSameWhateverWasHeardBefore() throws {
+        func heardAfter(_ before: String) throws -> [String] {
+            let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+            _ = try Self.partialsAndEnding(before, LiveRecognizer(recognizer: recognizer))
+            let decoder = try #require(recognizer.streamingDecoder)
+            let adapted = decoder.liveNormalization
+            recognizer.restartStreamingNormalization()
+            #expect(decoder.liveNormalization != adapted, "streaming a clip moved the running mean, and restarting moved it back")
+            return try Self.partialsAndEnding("ba287.wav", LiveRecognizer(recognizer: recognizer))
+        }
+        let afterLH400 = try heardAfter("lh400.wav")
+        #expect(afterLH400.contains { $0.hasPrefix("final") })
+        #expect(try heardAfter("lx40.wav") == afterLH400)
+    }
+
     @Test func theAnswerDoesNotDependOnWhetherTheBackgroundDecodeWasUsed() throws {
         let samples = try Self.inRoom(TestFlights.samples("ba287.wav"))
         var withoutSpeculation = LiveConfiguration()

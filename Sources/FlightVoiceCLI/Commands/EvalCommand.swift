@@ -84,6 +84,8 @@ enum EvalCommand: Command {
             let clipReport = live
                 ? answerer.report(path: entry.path, decode: decode, recognize: { clip in
                     let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
+                    // Each clip is heard as by a kiosk just switched on, whichever clips this worker decoded before.
+                    recognizer.restartStreamingNormalization()
                     let listener = try LiveRecognizer(recognizer: recognizer)
                     guard let liveAudioDirectory else { return try listener.firstResult(for: feed, chunkSamples: Microphone.defaultChunkSamples) }
                     let (utterance, audio) = try listener.firstUtteranceWithAudio(for: feed, chunkSamples: Microphone.defaultChunkSamples)
