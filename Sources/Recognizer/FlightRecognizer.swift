@@ -37,7 +37,7 @@ public final class FlightRecognizer {
     /// Decodes the same utterance against `OpenFlightGrammar` for a second opinion.
     private let openGrammar: OpenGrammarPass
     /// Decodes the same utterance against today's grammar less the flight heard, for its nearest rival; created on
-    /// first use.
+    /// first use, or by `prepareStreaming`.
     private var rivalPass: RivalPass?
     /// For decodes that predict their rival (`decodeSnapshot(_:predictedFlights:)`): the rival decoded for the
     /// predicted flights alongside; created on first use.
@@ -213,8 +213,9 @@ public final class FlightRecognizer {
 
     // MARK: Live listening (used by `LiveRecognizer`)
 
-    /// Creates the streaming decoder, the rival predictor's and the second opinion's now, so that `process` and `prepareRival` never install a
-    /// grammar or create a decoder while `decodeSnapshot` runs.
+    /// Creates the streaming decoder, the rival predictor's and the second opinion's now, so that `process` and
+    /// `prepareRival` never install a grammar or create a decoder while `decodeSnapshot` runs; and readies both rival
+    /// decoders for today's grammar (`RivalPass.prepare(for:)`), so that the first query's rival is not slowed by that.
     func prepareStreaming() throws {
         _ = try streamingPass()
         try predictor().prepare(for: grammar, pronunciations: grammarPronunciations)

@@ -20,10 +20,10 @@ enum BenchLiveCommand: Command {
     chunks, paced in real time. Decision latency runs from the endpointer declaring the end to the final result;
     response time from the end of the last word (the end of the clip's last 10 ms louder than its background: within
     30 dB of its loudest, or in a noisy clip more than 6 dB over its quietest tenth; a decode's segmentation moves with
-    what it heard) to the final result, so it includes the endpointer's wait. Also printed: CPU seconds per second of audio and the peak resident memory, and,
-    for a busy machine, what the answering decode takes on two idle cores (from its threads' CPU time) and the
-    response time that gives (from stream times, which load does not change). `--each` adds one line per clip with
-    its ending, where its decode started after the last word and that decode time.
+    what it heard) to the final result, so it includes the endpointer's wait. Also printed: CPU seconds per second of
+    audio and the peak resident memory, and, for a busy machine, what the answering decode takes on two idle cores
+    (from its threads' CPU time) and the response time that gives (from stream times, which load does not change).
+    `--each` adds one line per clip with its ending, where its decode started after the last word and that decode time.
     A measurement, not a test: run it on an otherwise idle machine.
 
     exit codes: 0 measured · 64 usage · 66 no clips · 69 speech model · 74 database
