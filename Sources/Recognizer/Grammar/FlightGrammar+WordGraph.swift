@@ -1,5 +1,3 @@
-import Foundation
-
 extension FlightGrammar {
     /// The word that stands for the airline rules in `frameJSGF`.
     static let airlineSlot = "flightvoice-airline-slot"
@@ -7,7 +5,7 @@ extension FlightGrammar {
     /// The shared rules with every airline rule replaced by the single word `airlineSlot`: the library builds this
     /// frame (the carrier phrases around a flight) once, and `wordGraph(frame:)` puts the airline rules in it.
     var frameJSGF: String {
-        base.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n<flight> = \(Self.airlineSlot);\n"
+        base.text + "\n\n<flight> = \(Self.airlineSlot);\n"
     }
 
     /// The word sequences of `jsgf` as a graph built here from the airline rules, inside `frame` (the library's graph

@@ -79,7 +79,7 @@ public struct FlightGrammar: Sendable {
 
     private init(base: BaseRules, airlineRules: [AirlineRule]) {
         let numberCount = airlineRules.reduce(0) { $0 + $1.numbers.count }
-        var text = base.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n\n"
+        var text = base.text + "\n\n"
         text += "// Generated from today's flights: \(numberCount) numbers of \(airlineRules.count) airlines.\n"
         text += airlineRules.isEmpty ? "<flight> = <VOID>;\n" : "<flight> = " + airlineRules.map { "<airline_\($0.code)>" }.joined(separator: " | ") + ";\n"
         var words = base.words
@@ -200,6 +200,7 @@ public struct FlightGrammar: Sendable {
 
 /// The shared rules a flight grammar is built on: their text, their words and the alternatives of the one-line rules.
 struct BaseRules: Sendable {
+    /// The text, without the white space around it.
     let text: String
     /// The words of the text (`FlightGrammar.words(inJSGF:)`).
     let words: Set<String>
@@ -207,7 +208,7 @@ struct BaseRules: Sendable {
     let rules: [String: [[String]]]
 
     init(text: String) {
-        self.text = text
+        self.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         words = Set(FlightGrammar.words(inJSGF: text))
         rules = FlightGrammar.ruleAlternatives(in: text)
     }
