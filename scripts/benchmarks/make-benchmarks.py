@@ -110,9 +110,13 @@ def speed_section(manifest, clips, seed, work):
         loads.append(load_average())
     _, startup_cpu, startup_rss = run([BINARY, "recognize", os.path.join(ROOT, "Samples", "no-flight.wav")], env=env, timed=True)
     relative = os.path.relpath(manifest, ROOT) if os.path.abspath(manifest).startswith(ROOT) else manifest
-    text = [f"The first {len(rows)} clips of `{relative}` ({audio:.1f} s of audio), {os.cpu_count()} cores, load average "
+    # `--speed-only` replaces this section alone, possibly on another machine than the rest of the file: its own date,
+    # and Debian's pocketsphinx_batch in the same table as the machine-independent yardstick.
+    text = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on the first {len(rows)} clips of `{relative}` "
+            f"({audio:.1f} s of audio), {os.cpu_count()} cores, load average "
             f"{min(loads):.1f}–{max(loads):.1f} while measuring: CPU time (user + system, `/usr/bin/time`) is what the load "
-            "inflates least; wall-clock figures are only meaningful on idle cores.\n",
+            "inflates least; wall-clock figures are only meaningful on idle cores. Machines differ: compare our figures "
+            "with Debian's `pocketsphinx_batch` in the same table, not with another machine's.\n",
             "Today's grammar alone, on the same 16 kHz samples (`sox -D CLIP -r 16000`), the same grammar and dictionary "
             "(`flightvoice recognize --write-grammar DIR`, Debian's dictionary plus the words it adds) and the same "
             "decoder settings (`-lw 6.5 -wip 0.65 -topn 4 -remove_silence no`, at the default's beams and at "
