@@ -1,5 +1,6 @@
 import AudioInput
 import FlightCore
+import FlightStore
 import Foundation
 @testable import Recognizer
 import Testing
@@ -49,19 +50,32 @@ import Testing
         }
     }
 
-    @Test func afterRestartingTheStreamingNormalizationAClipIsHeardTheSameWhateverWasHeardBefore() throws {
-        func heardAfter(_ before: String) throws -> [String] {
-            let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
-            _ = try Self.partialsAndEnding(before, LiveRecognizer(recognizer: recognizer))
-            let decoder = try #require(recognizer.streamingDecoder)
-            let adapted = decoder.liveNormalization
-            recognizer.restartStreamingNormalization()
-            #expect(decoder.liveNormalization != adapted, "streaming a clip moved the running mean, and restarting moved it back")
-            return try Self.partialsAndEnding("ba287.wav", LiveRecognizer(recognizer: recognizer))
-        }
-        let afterLH400 = try heardAfter("lh400.wav")
-        #expect(afterLH400.contains { $0.hasPrefix("final") })
-        #expect(try heardAfter("lx40.wav") == afterLH400)
+    /// What the streaming pass shows and how the query ends for `clip` (a path), fed as `eval --live` feeds it.
+    static func heardAsFed(_ clip: String, _ live: LiveRecognizer) throws -> [String] {
+        try live.events(for: LiveClipFeed(clip: AudioFileDecoder.decode(path: clip).samples, sampleRate: 16_000), chunkSamples: 1_024)
+            .compactMap { event in
+                switch event {
+                case .partial(let text): "partial \(text)"
+                case .final(let utterance): "final \(utterance.reason) \(utterance.endpoint) \(utterance.result.transcript.text)"
+                default: nil
+                }
+            }
+    }
+
+    @Test func afterRestartingStreamingAClipIsHeardAsByAFreshRecognizerWhateverWasHeardBefore() throws {
+        let folder = TestFlights.fixtures + "/carry-over/"
+        let database = FileManager.default.temporaryDirectory.appendingPathComponent("carry-over-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let day = try FlightVocabulary(dataSource: FlightStore(path: database), near: Date())
+        let clip = folder + "tg7536-brown-10db.wav"
+        let fresh = try Self.heardAsFed(clip, LiveRecognizer(recognizer: FlightRecognizer(vocabulary: day)))
+        #expect(fresh.contains { $0.hasPrefix("final") })
+        let recognizer = try FlightRecognizer(vocabulary: day)
+        _ = try Self.heardAsFed(folder + "lx725-babble-10db.wav", LiveRecognizer(recognizer: recognizer))
+        let streamed = try #require(recognizer.streamingDecoder)
+        recognizer.restartStreaming()
+        #expect(try Self.heardAsFed(clip, LiveRecognizer(recognizer: recognizer)) == fresh)
+        #expect(recognizer.streamingDecoder !== streamed, "a new streaming pass heard it")
     }
 
     @Test func theAnswerDoesNotDependOnWhetherTheBackgroundDecodeWasUsed() throws {

@@ -85,7 +85,7 @@ enum EvalCommand: Command {
                 ? answerer.report(path: entry.path, decode: decode, recognize: { clip in
                     let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
                     // Each clip is heard as by a kiosk just switched on, whichever clips this worker decoded before.
-                    recognizer.restartStreamingNormalization()
+                    recognizer.restartStreaming()
                     let listener = try LiveRecognizer(recognizer: recognizer)
                     guard let liveAudioDirectory else { return try listener.firstResult(for: feed, chunkSamples: Microphone.defaultChunkSamples) }
                     let (utterance, audio) = try listener.firstUtteranceWithAudio(for: feed, chunkSamples: Microphone.defaultChunkSamples)

@@ -157,35 +157,6 @@ final class PocketSphinxDecoder {
         }!)
     }
 
-    /// The state of the running cepstral mean that live (incremental) decoding normalizes by: its current estimate and
-    /// what it is accumulating. It starts from the model's initial estimate and follows the audio decoded since, across
-    /// utterances.
-    struct LiveNormalization: Equatable {
-        let mean: [Float]
-        let sum: [Float]
-        let frames: Int32
-    }
-
-    /// The live normalization's state; setting it puts the next utterance where that state was (for decodes that must
-    /// not depend on what was decoded before). Nil without a feature computation (never for a decoder built).
-    var liveNormalization: LiveNormalization? {
-        get {
-            guard let cmn = ps_get_feat(handle)?.pointee.cmn_struct?.pointee else { return nil }
-            let width = Int(cmn.veclen)
-            return LiveNormalization(mean: Array(UnsafeBufferPointer(start: cmn.cmn_mean, count: width)),
-                                     sum: Array(UnsafeBufferPointer(start: cmn.sum, count: width)), frames: cmn.nframe)
-        }
-        set {
-            guard let newValue, let cmn = ps_get_feat(handle)?.pointee.cmn_struct,
-                  newValue.mean.count == Int(cmn.pointee.veclen), newValue.sum.count == newValue.mean.count else { return }
-            for index in newValue.mean.indices {
-                cmn.pointee.cmn_mean[index] = newValue.mean[index]
-                cmn.pointee.sum[index] = newValue.sum[index]
-            }
-            cmn.pointee.nframe = newValue.frames
-        }
-    }
-
     /// Makes the existing search `name` the active one.
     func activate(_ name: String) throws {
         try check("activate search", context: "search \(name)") { ps_set_search(handle, name) }
