@@ -39,17 +39,6 @@ import Testing
         #expect(utterance.endpoint - utterance.speechEnd <= EndpointerConfiguration().completeSilenceSeconds + 0.07)
     }
 
-    /// The partial hypotheses and ending of `clip`, heard in a room.
-    static func partialsAndEnding(_ clip: String, _ live: LiveRecognizer) throws -> [String] {
-        try Self.events(try Self.inRoom(TestFlights.samples(clip)), live).compactMap { event in
-            switch event {
-            case .partial(let text): "partial \(text)"
-            case .final(let utterance): "final \(utterance.reason) \(utterance.endpoint) \(utterance.result.transcript.text)"
-            default: nil
-            }
-        }
-    }
-
     /// What the streaming pass shows and how the query ends for `clip` (a path), fed as `eval --live` feeds it.
     static func heardAsFed(_ clip: String, _ live: LiveRecognizer) throws -> [String] {
         try live.events(for: LiveClipFeed(clip: AudioFileDecoder.decode(path: clip).samples, sampleRate: 16_000), chunkSamples: 1_024)
