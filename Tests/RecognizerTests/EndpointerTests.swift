@@ -180,4 +180,40 @@ struct EndpointerTests {
         #expect(lastSpeech == endSpeech)
         #expect(candidate < end)
     }
+
+    /// A hall whose murmur (-47 dB, dipping to -56 dB) stays just under the noise floor's speech threshold (-46 dB), and
+    /// an announcement (-43 dB, the same dips) that begins as the traveller finishes: loud enough over the dips to
+    /// count as speech by the floor alone, 4 dB over the murmur heard before the query.
+    static func murmur(_ level: Double, _ seconds: Double) -> [Double] {
+        (0..<Int((seconds / 0.2).rounded())).flatMap { _ in frames(level, 0.15) + frames(-56, 0.05) }
+    }
+
+    /// Words at the voice's level with a 50 ms dip to -50 dB between them.
+    static func words(_ seconds: Double) -> [Double] {
+        (0..<Int((seconds / 0.3).rounded())).flatMap { _ in frames(voice, 0.25) + frames(-50, 0.05) }
+    }
+
+    @Test func anAnnouncementGoingOnAfterTheLastWordDoesNotHoldTheQueryOpen() {
+        let levels = Self.murmur(-47, 2) + Self.frames(Self.voice, 1.2) + Self.murmur(-43, 9)
+        let lastWord = 320
+        let events = Self.run(levels)
+        #expect(events.prefix(3).map(Self.describe) == ["start", "candidate", "end:trailing_silence"], "\(events.map(Self.describe))")
+        if case .ended(let frame, let lastSpeech, _) = events.dropFirst(2).first {
+            #expect((lastWord...lastWord + 2).contains(lastSpeech), "the last word, as the level's 30 ms smoothing extends it")
+            #expect(frame - lastSpeech == EndpointerConfiguration().frames(EndpointerConfiguration().incompleteSilenceSeconds))
+        }
+        var floorOnly = EndpointerConfiguration()
+        floorOnly.speechAboveAmbient = -.infinity
+        #expect(Self.run(levels, configuration: floorOnly).prefix(2).map(Self.describe) == ["start", "end:maximum_length"],
+                "judged by the floor alone, the announcement is speech")
+    }
+
+    @Test func aRecordingThatOpensOnItsWordsIsStillHeard() {
+        let levels = Self.words(1.2) + Self.frames(Self.room, 2)
+        #expect(Self.run(levels).map(Self.describe) == ["start", "candidate", "end:trailing_silence"])
+        var uncapped = EndpointerConfiguration()
+        uncapped.ambientGateBelowSpeech = -.infinity
+        #expect(!Self.run(levels, configuration: uncapped).map(Self.describe).contains("end:trailing_silence"),
+                "the words heard before the query make the room as loud as the traveller; only the cap keeps them speech")
+    }
 }
