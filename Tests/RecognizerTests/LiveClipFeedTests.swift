@@ -46,6 +46,18 @@ struct LiveClipFeedTests {
         #expect(feed.samples.count == feed.clipStart + clip.count + Int(LiveClipFeed.trailingBackgroundSeconds * Double(Self.rate)))
     }
 
+    @Test("a noisy clip whose words fill it end to end is preceded by its noise between the words")
+    func quietBetweenWords() {
+        let words = (0..<4).flatMap { _ in Self.tone(0.3, level: -15) + [Int16](repeating: 0, count: 1_600) } + Self.tone(0.3, level: -15)
+        var clip = Self.noise(Double(words.count) / Double(Self.rate), level: -28)
+        for index in words.indices { clip[index] = Int16(clamping: Int(clip[index]) + Int(words[index])) }
+        let feed = LiveClipFeed(clip: clip, sampleRate: Self.rate)
+        #expect(feed.clipStart == Self.rate)
+        let background = Self.level(feed.samples[..<feed.clipStart])
+        #expect(abs(background - (-28)) < 2, "the lead is the clip's noise, at \(background) dBFS")
+        #expect(feed.samples.count == feed.clipStart + clip.count + Int(LiveClipFeed.trailingBackgroundSeconds * Double(Self.rate)))
+    }
+
     @Test("a clip that is sound from end to end is fed as it is")
     func noEdges() {
         let clip = Self.tone(1.0, level: -15)

@@ -16,6 +16,11 @@ public struct LiveClipFeed: Sendable {
     public static let backgroundAboveQuietest = 6.0
     /// Shortest stretch of the clip's own quiet worth repeating as background, in seconds.
     public static let shortestBackgroundSeconds = 0.1
+    /// A clip whose words fill it from its first sample to its last (noise mixed over the speech alone) has no quiet
+    /// edge; its background is then its quiet between words, in stretches of at least this many seconds, each less its
+    /// first and last 10 ms (the fading edges of the words around it), joined. Fed without any, the endpointer meets
+    /// speech with no noise floor to set it against, where a kiosk would have heard the room.
+    public static let shortestGapSeconds = 0.05
 
     /// The audio to feed: background, the clip, background.
     public let samples: [Int16]
@@ -26,8 +31,8 @@ public struct LiveClipFeed: Sendable {
     /// what it heard).
     public let soundEnd: Int
 
-    /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing); a clip without quiet
-    /// edges is fed as it is.
+    /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing, else its quiet between
+    /// words); a clip without any quiet is fed as it is.
     public init(clip: [Int16], sampleRate: Int) {
         let frame = sampleRate / 100
         let levels = stride(from: 0, to: clip.count - frame + 1, by: frame).map { Endpointer.level(of: clip[$0..<($0 + frame)]) }
@@ -42,7 +47,11 @@ public struct LiveClipFeed: Sendable {
         } else if trailingFrames >= shortest {
             background = clip[(clip.count - trailingFrames * frame)...]
         } else {
-            background = []
+            let gaps = Self.quietStretches(levels, below: floor, shortest: Int(Self.shortestGapSeconds * 100))
+                .filter { $0.lowerBound > 0 && $0.upperBound < levels.count }
+                .map { ($0.lowerBound + 1)..<($0.upperBound - 1) }
+            let between = gaps.flatMap { clip[($0.lowerBound * frame)..<($0.upperBound * frame)] }
+            background = between.count >= shortest * frame ? between[...] : []
         }
         func repeated(_ seconds: Double) -> [Int16] {
             guard !background.isEmpty else { return [] }
@@ -55,6 +64,22 @@ public struct LiveClipFeed: Sendable {
         samples = leading + clip + repeated(Self.trailingBackgroundSeconds)
         clipStart = leading.count
         soundEnd = clipStart + min(clip.count, (levels.count - trailingFrames) * frame)
+    }
+
+    /// The runs of at least `shortest` consecutive frames quieter than `floor`.
+    private static func quietStretches(_ levels: [Double], below floor: Double, shortest: Int) -> [Range<Int>] {
+        var stretches: [Range<Int>] = []
+        var start: Int?
+        for (index, level) in levels.enumerated() {
+            if level < floor {
+                if start == nil { start = index }
+            } else if let first = start {
+                if index - first >= shortest { stretches.append(first..<index) }
+                start = nil
+            }
+        }
+        if let first = start, levels.count - first >= shortest { stretches.append(first..<levels.count) }
+        return stretches
     }
 }
 
