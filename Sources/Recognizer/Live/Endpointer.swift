@@ -293,13 +293,10 @@ public struct Endpointer: Sendable {
     /// Smooths the level, updates the noise floor and says whether this frame is speech.
     private mutating func classify(_ level: Double) -> Bool {
         let power = pow(10, level / 10)
-        recentPowers.append(power)
-        let smoothing = configuration.frames(configuration.levelSmoothingSeconds)
-        if recentPowers.count > smoothing { recentPowers.removeFirst(recentPowers.count - smoothing) }
+        Self.append(power, to: &recentPowers, keepingLast: configuration.frames(configuration.levelSmoothingSeconds))
         let smoothed = 10 * log10(max(1e-12, recentPowers.reduce(0, +) / Double(recentPowers.count)))
-        smoothedLevels.append(smoothed)
         let window = configuration.frames(configuration.noiseWindowSeconds)
-        if smoothedLevels.count > window { smoothedLevels.removeFirst(smoothedLevels.count - window) }
+        Self.append(smoothed, to: &smoothedLevels, keepingLast: window)
         let noise = smoothedLevels.min() ?? smoothed
         var threshold = max(noise + configuration.speechAboveNoise, configuration.minimumSpeechLevel)
         if isInUtterance {
@@ -309,15 +306,18 @@ public struct Endpointer: Sendable {
                 threshold = max(threshold, ambientGate)
             }
         } else {
-            levelsOutsideUtterances.append(smoothed)
-            if levelsOutsideUtterances.count > window { levelsOutsideUtterances.removeFirst(levelsOutsideUtterances.count - window) }
+            Self.append(smoothed, to: &levelsOutsideUtterances, keepingLast: window)
         }
         let isSpeech = smoothed >= threshold
         if isSpeech, isInUtterance { utteranceSpeechLevels.append(smoothed) }
-        recentSpeech.append(isSpeech)
-        let onsetWindow = configuration.frames(configuration.onsetWindowSeconds)
-        if recentSpeech.count > onsetWindow { recentSpeech.removeFirst(recentSpeech.count - onsetWindow) }
+        Self.append(isSpeech, to: &recentSpeech, keepingLast: configuration.frames(configuration.onsetWindowSeconds))
         return isSpeech
+    }
+
+    /// Appends `value` to `window` and drops its oldest values beyond `length`.
+    private static func append<Value>(_ value: Value, to window: inout [Value], keepingLast length: Int) {
+        window.append(value)
+        if window.count > length { window.removeFirst(window.count - length) }
     }
 
     private static func median(_ values: [Double]) -> Double? {
