@@ -232,7 +232,8 @@ import Testing
         #expect(run.exitCode == 0, "\(run.standardError)")
         let rows = try String(contentsOf: folder.appendingPathComponent("endpoints.tsv"), encoding: .utf8).split(separator: "\n")
             .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.first == ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s"])
+        #expect(rows.first == ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s",
+                               "rival_alongside"])
         let row = try #require(rows.dropFirst().first)
         #expect(row.count == rows[0].count)
         // The live answer, and what `recognize` makes of the audio it was decoded from.

@@ -16,7 +16,7 @@ enum EvalCommand: Command {
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
-        .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended as DIR/endpoints.tsv."),
+        .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended (and whether its rival was decoded alongside) as DIR/endpoints.tsv."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
@@ -173,7 +173,8 @@ private extension String {
 
 /// `eval --live --live-audio DIR`: the audio each clip's live answer was decoded from, and where its query was heard.
 enum LiveAudioDump {
-    static let header = ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s"]
+    static let header = ["path", "audio", "reason", "speech_start_s", "speech_end_s", "endpoint_s", "decode_started_s", "decoded_s",
+                         "rival_alongside"]
         .joined(separator: "\t")
 
     /// Writes the decoded audio (when there was a query) and returns the clip's row; times are seconds into the clip.
@@ -181,7 +182,7 @@ enum LiveAudioDump {
                       into directory: String) throws -> String {
         let name = entry.path.replacingOccurrences(of: "/", with: "__") + ".wav"
         let clipStart = Double(feed.clipStart) / Double(AudioClip.sampleRate)
-        guard let utterance, let audio else { return [entry.path, "", "no_query", "", "", "", "", ""].joined(separator: "\t") }
+        guard let utterance, let audio else { return [entry.path, "", "no_query", "", "", "", "", "", ""].joined(separator: "\t") }
         let path = (directory as NSString).appendingPathComponent(name)
         do {
             try WAVEncoder.data(samples: audio, sampleRate: AudioClip.sampleRate).write(to: URL(fileURLWithPath: path))
@@ -191,6 +192,7 @@ enum LiveAudioDump {
         func clipTime(_ seconds: Double) -> String { String(format: "%.2f", seconds - clipStart) }
         return [entry.path, name, utterance.reason.rawValue, clipTime(utterance.speechStart), clipTime(utterance.speechEnd),
                 clipTime(utterance.endpoint), clipTime(utterance.decodeStartedAt),
-                String(format: "%.2f", Double(audio.count) / Double(AudioClip.sampleRate))].joined(separator: "\t")
+                String(format: "%.2f", Double(audio.count) / Double(AudioClip.sampleRate)),
+                utterance.rivalDecodedAlongside ? "yes" : "no"].joined(separator: "\t")
     }
 }
