@@ -163,8 +163,12 @@ public final class FlightRecognizer {
         do {
             while buffered.count - liveFed >= step {
                 let live = try streamingPass()
-                if !live.utterance.isInUtterance { try live.begin(feeding: .incremental) }
+                if !live.utterance.isInUtterance {
+                    try live.begin(feeding: .incremental)
+                    live.utterance.decoder.followRunningMean(priorFrames: configuration.streamingMeanPriorFrames)
+                }
                 try live.feed(buffered[liveFed..<liveFed + step])
+                live.utterance.decoder.followRunningMean()
                 liveFed += step
                 if !liveInSpeech, live.inSpeech {
                     liveInSpeech = true

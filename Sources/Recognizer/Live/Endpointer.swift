@@ -28,7 +28,12 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// the decode then runs while the endpointer still waits.
     public var candidateSilenceSeconds = 0.12
     /// Trailing quiet that ends an utterance whose live hypothesis is a complete flight of today's list and has not
-    /// changed for `stableHypothesisSeconds`.
+    /// changed for `stableHypothesisSeconds`, unless the decode of the candidate, once known, named no whole flight
+    /// (`CandidateReading.wholeFlight`): a "did you mean" then waits `doubtfulFlightSilenceSeconds`, anything else
+    /// `incompleteSilenceSeconds`. The streaming hypothesis names a flight whole at a pause mid-number as readily as at
+    /// the end ("w k flight sixty… five"); once it followed the query's own cepstral mean
+    /// (`RecognizerConfiguration.streamingMeanPriorFrames`) it did so on 93 of 120 noisy human dev clips, and ending
+    /// there whatever the decode read cost 3 of them their exact answer.
     public var completeSilenceSeconds = 0.3
     /// See `completeSilenceSeconds`.
     public var stableHypothesisSeconds = 0.25
@@ -129,8 +134,8 @@ public enum EndpointEvent: Sendable, Hashable {
 /// hypothesis names a complete flight. Pure and deterministic: feed it frame by frame (tests use tables of levels).
 ///
 /// Ends early (`completeSilenceSeconds`) when the hypothesis is a complete, stable flight (unless the decode of the
-/// candidate read a fragment of one) or (`decodedFlightSilenceSeconds`) when the decode of the candidate named a
-/// whole flight, sooner than late (`doubtfulFlightSilenceSeconds`) when that decode asks "did you mean" a whole flight,
+/// candidate, once known, named no whole flight) or (`decodedFlightSilenceSeconds`) when the decode of the candidate
+/// named a whole flight, sooner than late (`doubtfulFlightSilenceSeconds`) when that decode asks "did you mean" a whole flight,
 /// late (`incompleteSilenceSeconds`) when it is still mid-number, and always by `maximumUtteranceSeconds`; the early
 /// and medium waits are lengthened to the traveller's pace (`shortSilencePerLongestPause`).
 public struct Endpointer: Sendable {
@@ -249,7 +254,8 @@ public struct Endpointer: Sendable {
                 event = finished(end, lastSpeech, speechFrames, .maximumLength)
             } else if isSpeech {
                 // Sound that may yet prove sustained: not quiet to end on.
-            } else if hypothesisComplete, candidateReading != .fragment, silence >= shortSilence(configuration.completeSilenceSeconds),
+            } else if hypothesisComplete, candidateReading == nil || candidateReading == .wholeFlight,
+                      silence >= shortSilence(configuration.completeSilenceSeconds),
                       end - hypothesisChangedAt >= configuration.frames(configuration.stableHypothesisSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .completeFlight)
             } else if candidateSent, candidateReading == .wholeFlight, silence >= shortSilence(configuration.decodedFlightSilenceSeconds) {

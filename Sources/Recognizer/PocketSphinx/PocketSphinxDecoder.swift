@@ -225,6 +225,24 @@ final class PocketSphinxDecoder {
         try check("end utterance") { ps_end_utt(handle) }
     }
 
+    /// For the frames fed next, normalizes with the running mean of the cepstra fed so far (`-cmn live`, to which
+    /// incremental feeding switches), the mean of the utterances heard before counting as `priorFrames` frames when
+    /// given (call with it once an utterance has begun). A fresh decoder has heard none: its running mean is the
+    /// utterance's own from the first frame. The library itself moves that mean only every few seconds (see
+    /// `RecognizerConfiguration.streamingMeanPriorFrames`).
+    func followRunningMean(priorFrames: Int? = nil) {
+        guard let features = ps_get_feat(handle), let normalization = features.pointee.cmn_struct else { return }
+        let running = normalization.pointee
+        guard running.nframe > 0 else { return }
+        if let priorFrames, priorFrames > 0 {
+            let scale = Float(priorFrames) / Float(running.nframe)
+            for index in 0..<Int(running.veclen) { running.sum[index] *= scale }
+            normalization.pointee.nframe = Int32(priorFrames)
+        }
+        let frames = Float(normalization.pointee.nframe)
+        for index in 0..<Int(running.veclen) { running.cmn_mean[index] = running.sum[index] / frames }
+    }
+
     /// True while the voice-activity detector hears speech.
     var inSpeech: Bool { ps_get_in_speech(handle) != 0 }
 
