@@ -235,10 +235,11 @@ public final class FlightRecognizer {
     /// With `predictedFlights` (what the streaming hypothesis names, `streamingFlights`), the rival excluding them is
     /// decoded on the second core alongside (see `RivalPrediction`): the same result sooner when they are the flights
     /// today's grammar hears.
-    func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = []) throws -> (result: RecognitionResult, cost: DecodeCost) {
+    func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = [],
+                        cancellation: DecodeCancellation? = nil) throws -> (result: RecognitionResult, cost: DecodeCost) {
         let cpuBefore = ThreadCPUClock.seconds()
         var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
-        let result = try decodeWhole(samples, predictedFlights: predictedFlights, cost: &cost)
+        let result = try decodeWhole(samples, predictedFlights: predictedFlights, cancellation: cancellation, cost: &cost)
         cost.mainCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
         return (result, cost)
     }
@@ -270,9 +271,10 @@ public final class FlightRecognizer {
         return try decodeWhole(raw, predictedFlights: [], cost: &cost)
     }
 
-    /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any, and noting the helper
-    /// threads' CPU in `cost`.
-    private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], cost: inout DecodeCost) throws -> RecognitionResult {
+    /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any, stopping between passes
+    /// once `cancellation` is cancelled, and noting the helper threads' CPU in `cost`.
+    private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], cancellation: DecodeCancellation? = nil,
+                             cost: inout DecodeCost) throws -> RecognitionResult {
         let clock = ContinuousClock()
         let started = clock.now
         let utterance = PreparedUtterance(raw, configuration: configuration)
@@ -287,13 +289,15 @@ public final class FlightRecognizer {
         let cepstra = try utterance.samples.withUnsafeBufferPointer { try todaysGrammar.utterance.decoder.cepstra(of: $0) }
         cost.steps.cepstra = ThreadCPUClock.seconds() - stepStarted
         let predicts = !predictedFlights.isEmpty && configuration.concurrentPasses && runningPrediction?.isRunning != true
-        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra, openGrammarOnOwner: predicts)
+        let comparisons = ComparisonPasses(phoneLoop: phoneLoop, openGrammar: openGrammar, cepstra: cepstra, openGrammarOnOwner: predicts,
+                                           cancellation: cancellation)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
-        let prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons) : nil
+        let prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons, cancellation: cancellation) : nil
         let grammarStarted = ThreadCPUClock.seconds()
         let reading = try todaysGrammar.decode(cepstra)
         cost.steps.todaysGrammar = ThreadCPUClock.seconds() - grammarStarted
+        try cancellation?.check()
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
             return unheard(reading.frameCount >= configuration.thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
@@ -313,6 +317,7 @@ public final class FlightRecognizer {
                 cost.steps.rival = prediction.cpuSeconds
                 cost.steps.rivalAlongside = true
             } else {
+                try cancellation?.check()
                 let rivalStarted = ThreadCPUClock.seconds()
                 path = try rivalPath(of: cepstra, excluding: features.grammarFlights)
                 cost.steps.rival = ThreadCPUClock.seconds() - rivalStarted
@@ -332,9 +337,10 @@ public final class FlightRecognizer {
     func waitForRivalPrediction() { runningPrediction?.wait() }
 
     /// Starts decoding the rival of `flights` alongside (see `RivalPredictor`).
-    private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses) throws -> RivalPrediction {
+    private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses,
+                                      cancellation: DecodeCancellation?) throws -> RivalPrediction {
         let prediction = try predictor().start(predicted: flights, from: grammar, pronunciations: grammarPronunciations, cepstra: cepstra,
-                                               after: comparisons)
+                                               after: comparisons, cancellation: cancellation)
         runningPrediction = prediction
         return prediction
     }

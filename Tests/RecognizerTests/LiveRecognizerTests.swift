@@ -100,6 +100,27 @@ import Testing
                 "the end does not depend on when the decode finished: \(speculative.reason) at \(speculative.endpoint), \(direct.reason) at \(direct.endpoint)")
     }
 
+    /// A traveller who pauses after a candidate end and speaks again: the background decode of the audio before the
+    /// pause is stopped (the next candidate's decode would wait for it), and the answer is the one given without any
+    /// background decode.
+    @Test func speakingAgainStopsTheBackgroundDecodeOfTheCandidateBefore() throws {
+        // "L X forty" (its words end at 1.35 s), 0.1 s of room, and "L X forty" again: a pause of about 0.2 s.
+        let clip = try TestFlights.samples("lx40.wav"), room = try Self.inRoom([]).prefix(1_600)
+        let samples = try Self.inRoom(Array(clip.prefix(22_400)) + room + Array(clip.dropFirst(2_400)))
+        var withoutSpeculation = LiveConfiguration()
+        withoutSpeculation.speculates = false
+        let live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary))
+        let direct = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary), configuration: withoutSpeculation)
+        func finals(_ live: LiveRecognizer) throws -> [LiveUtterance] {
+            try Self.events(samples, live).compactMap { event in if case .final(let utterance) = event { utterance } else { nil } }
+        }
+        let answered = try finals(live), expected = try finals(direct)
+        #expect(live.cancelledBackgroundDecodes >= 1)
+        #expect(answered.count == 1 && expected.count == 1)
+        #expect(answered.map(\.result.decision) == expected.map(\.result.decision))
+        #expect(answered.map(\.endpoint) == expected.map(\.endpoint))
+    }
+
     /// The batch answer for the audio the live path decoded: the live answer is that, whatever ended the query.
     @Test func theLiveAnswerIsTheBatchAnswerOfTheAudioItDecoded() throws {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)

@@ -42,7 +42,7 @@ enum BenchLiveCommand: Command {
 
         var decisions: [Double] = [], responses: [Double] = [], reasons: [EndpointReason: Int] = [:]
         var decodeTimes: [Double] = [], estimatedResponses: [Double] = []
-        var speculative = 0, rivalsAlongside = 0, audioSeconds = 0.0, unanswered = 0
+        var speculative = 0, rivalsAlongside = 0, stoppedDecodes = 0, audioSeconds = 0.0, unanswered = 0
         let cpuBefore = ProcessUsage.cpuSeconds()
         for path in inputs {
             let clip: AudioClip
@@ -55,6 +55,7 @@ enum BenchLiveCommand: Command {
             liveConfiguration.predictsRival = !arguments.has("sequential-rival")
             let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
+            stoppedDecodes += live.cancelledBackgroundDecodes
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)
             guard let (utterance, answeredAt) = timing else {
                 unanswered += 1
@@ -91,7 +92,8 @@ enum BenchLiveCommand: Command {
         console.print("response time on idle cores, estimated from stream times and that decode time: \(summary(estimatedResponses))")
         console.print("endings: " + reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                       + "; answered from the background decode: \(speculative) of \(decisions.count)"
-                      + "; rival decoded alongside: \(rivalsAlongside)")
+                      + "; rival decoded alongside: \(rivalsAlongside)"
+                      + "; background decodes stopped by speech resuming: \(stoppedDecodes)")
         console.print(String(format: "CPU: %.3f s per second of audio (%.1f s for %.1f s); peak RSS %.0f MB",
                              audioSeconds > 0 ? cpu / audioSeconds : 0, cpu, audioSeconds, ProcessUsage.peakResidentMegabytes()))
         return .success

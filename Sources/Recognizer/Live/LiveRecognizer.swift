@@ -76,8 +76,8 @@ public struct LiveConfiguration: Sendable {
 /// the last sound, so the utterance decoded is fixed the moment the quiet after the speech reaches the endpointer's
 /// candidate length: the audio up to then, its trailing quiet repeated to the length the decode keeps. That decode
 /// starts on a helper thread right then (the second core), while the endpointer still waits to be sure; if speech
-/// resumes, the result is thrown away. The result therefore does not depend on timing or on whether the background
-/// decode was used.
+/// resumes, it stops at its next pass and its result is thrown away. The result therefore does not depend on timing
+/// or on whether the background decode was used.
 ///
 /// Thread rule: not `Sendable`; use from one thread (`RecognitionService` does). It owns its `FlightRecognizer`; the
 /// helper thread only runs `FlightRecognizer.decodeSnapshot`, and every method that could disturb it waits first.
@@ -115,6 +115,8 @@ public final class LiveRecognizer {
     /// partial hypotheses unused) only if the traveller speaks again, before the new audio: the pass decodes in fixed
     /// steps, so it reads the same as if fed at once.
     private var heldBack: [Int16] = []
+    /// Background decodes stopped because the traveller spoke again before they finished.
+    public private(set) var cancelledBackgroundDecodes = 0
 
     /// Called with the audio of each query as it was decoded for its final answer (for tests: that answer is the batch
     /// answer of this audio).
@@ -179,8 +181,15 @@ public final class LiveRecognizer {
             unframed -= samplesPerFrame
             let frame = audio[(frameEnd - samplesPerFrame - audioStart)..<(frameEnd - audioStart)]
             try reportCandidateDecode()
+            let wasAfterCandidateEnd = endpointer.isAfterCandidateEnd
             if let event = endpointer.advance(level: Endpointer.level(of: frame)) {
                 try handle(event, into: &events)
+            }
+            if wasAfterCandidateEnd, endpointer.isInUtterance, !endpointer.isAfterCandidateEnd, let speculation, speculation.isRunning {
+                // The traveller spoke again: that candidate's decode can no longer be the answer, and the next
+                // candidate's would wait for it.
+                speculation.cancel()
+                cancelledBackgroundDecodes += 1
             }
         }
         if !inUtterance { trimToPreRoll() }
@@ -383,6 +392,7 @@ private final class SnapshotDecode: @unchecked Sendable {
     let endSample: Int
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
+    private let cancellation = DecodeCancellation()
     private var running = true
     private var waited = false
     private var outcome: Result<CandidateDecode, any Error>?
@@ -391,9 +401,10 @@ private final class SnapshotDecode: @unchecked Sendable {
     init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictedFlights: [FlightNumber]) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
+        let cancellation = cancellation
         let thread = Thread { [self] in
             let result = Result {
-                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights)
+                let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights, cancellation: cancellation)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
                                        idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil, steps: cost.steps)
             }
@@ -408,6 +419,9 @@ private final class SnapshotDecode: @unchecked Sendable {
     }
 
     var isRunning: Bool { lock.withLock { running } }
+
+    /// Stops the decode at its next pass boundary (see `DecodeCancellation`); `decoded()` then throws.
+    func cancel() { cancellation.cancel() }
 
     /// Waits for the decode to finish; safe to call more than once.
     func wait() {

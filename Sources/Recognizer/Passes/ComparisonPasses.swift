@@ -23,6 +23,7 @@ final class ComparisonPasses: @unchecked Sendable {
     private let openGrammar: OpenGrammarPass
     private let cepstra: Cepstra
     private let openGrammarOnOwner: Bool
+    private let cancellation: DecodeCancellation?
     private var outcome: Result<Output, any Error>?
     private var helper: Thread?
     private let done = DispatchSemaphore(value: 0)
@@ -35,12 +36,14 @@ final class ComparisonPasses: @unchecked Sendable {
     private(set) var openGrammarCPUSeconds = 0.0
 
     /// Decodes `cepstra`, the utterance's (computed once for every pass); the open grammar on the owner's thread when
-    /// `openGrammarOnOwner`.
-    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, cepstra: Cepstra, openGrammarOnOwner: Bool = false) {
+    /// `openGrammarOnOwner`; no pass starts once `cancellation` is cancelled.
+    init(phoneLoop: PhoneLoopPass, openGrammar: OpenGrammarPass, cepstra: Cepstra, openGrammarOnOwner: Bool = false,
+         cancellation: DecodeCancellation? = nil) {
         self.phoneLoop = phoneLoop
         self.openGrammar = openGrammar
         self.cepstra = cepstra
         self.openGrammarOnOwner = openGrammarOnOwner
+        self.cancellation = cancellation
     }
 
     /// Starts both decodes on a helper thread, or runs them now when not `concurrently`.
@@ -75,7 +78,7 @@ final class ComparisonPasses: @unchecked Sendable {
     /// What both passes found; waits for them (and decodes the open grammar first, with `openGrammarOnOwner`).
     func results() throws -> Output {
         let ownStarted = ThreadCPUClock.seconds()
-        let ownOpen = openGrammarOnOwner ? Result { try openGrammar.decode(cepstra) } : nil
+        let ownOpen = openGrammarOnOwner ? Result { try cancellation?.check(); return try openGrammar.decode(cepstra) } : nil
         if openGrammarOnOwner { openGrammarCPUSeconds = ThreadCPUClock.seconds() - ownStarted }
         finish()
         let helpers = try outcome!.get()
@@ -91,6 +94,7 @@ final class ComparisonPasses: @unchecked Sendable {
             let phones = try phoneLoop.decode(cepstra)
             phoneLoopCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
             if openGrammarOnOwner { return Output(phones: phones, openText: "", openSegments: []) }
+            try cancellation?.check()
             let open = try openGrammar.decode(cepstra)
             openGrammarCPUSeconds = ThreadCPUClock.seconds() - cpuBefore - phoneLoopCPUSeconds
             return Output(phones: phones, openText: open.text, openSegments: open.segments)

@@ -47,9 +47,9 @@ final class RivalPredictor: @unchecked Sendable {
     }
 
     /// Starts decoding `cepstra` against `today` less `predicted` (not empty), once `comparisons` has done its
-    /// helper's work and any search being prepared is compiled.
+    /// helper's work and any search being prepared is compiled, unless `cancellation` is cancelled by then.
     func start(predicted: [FlightNumber], from today: FlightGrammar, pronunciations: [String: String], cepstra: Cepstra,
-               after comparisons: ComparisonPasses) -> RivalPrediction {
+               after comparisons: ComparisonPasses, cancellation: DecodeCancellation? = nil) -> RivalPrediction {
         let prediction = RivalPrediction(predicted: Set(predicted))
         let box = UncheckedSelf(predictor: self)
         lock.withLock { latestPrepared = Set(predicted) }
@@ -58,6 +58,7 @@ final class RivalPredictor: @unchecked Sendable {
             let cpuBefore = ThreadCPUClock.seconds()
             var added = pronunciations
             let outcome = Result {
+                try cancellation?.check()
                 try box.predictor.rival.exclude(predicted, from: today, pronunciations: &added)
                 return try box.predictor.rival.decode(cepstra)
             }
