@@ -8,10 +8,12 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] [--candidate-silence SECONDS] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
         .flag("--sequential-rival", help: "Decode the rival after today's grammar instead of alongside it for the streaming hypothesis's flights (LiveConfiguration.predictsRival off), to compare."),
+        .value("--candidate-silence", valueName: "SECONDS",
+               help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
         RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
         CommonOptions.database,
     ]
@@ -36,6 +38,13 @@ enum BenchLiveCommand: Command {
             if case .file(let path) = input { return path } else { return nil }
         }
         guard !inputs.isEmpty else { throw CommandFailure(message: "no audio files found", exitCode: .noInput) }
+        var candidateSilence = EndpointerConfiguration().candidateSilenceSeconds
+        if let text = arguments.value("candidate-silence") {
+            guard let seconds = Double(text), seconds > 0, seconds < 1 else {
+                throw UsageError(message: "--candidate-silence takes seconds between 0 and 1, e.g. 0.12")
+            }
+            candidateSilence = seconds
+        }
         let store = try DatabaseOptions.openStore(arguments, context: context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
         let recognizer = try answerer.makeRecognizer()
@@ -53,6 +62,7 @@ enum BenchLiveCommand: Command {
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
             var liveConfiguration = LiveConfiguration()
             liveConfiguration.predictsRival = !arguments.has("sequential-rival")
+            liveConfiguration.endpointer.candidateSilenceSeconds = candidateSilence
             let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             stoppedDecodes += live.cancelledBackgroundDecodes
