@@ -401,7 +401,6 @@ private final class SnapshotDecode: @unchecked Sendable {
     init(recognizer: FlightRecognizer, samples: [Int16], endSample: Int, startedAt: Double, predictedFlights: [FlightNumber]) {
         self.endSample = endSample
         let box = UncheckedRecognizer(recognizer: recognizer)
-        let cancellation = cancellation
         let thread = Thread { [self] in
             let result = Result {
                 let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights, cancellation: cancellation)

@@ -13,11 +13,9 @@ final class DecodeCancellation: @unchecked Sendable {
     /// Asks the decode to stop at its next pass boundary.
     func cancel() { lock.withLock { cancelled = true } }
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
-
     /// Throws `DecodeCancelled` once `cancel()` has been called.
     func check() throws {
-        if isCancelled { throw DecodeCancelled() }
+        if lock.withLock({ cancelled }) { throw DecodeCancelled() }
     }
 }
 
