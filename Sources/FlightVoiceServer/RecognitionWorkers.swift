@@ -124,6 +124,8 @@ final class RecognitionWorkers: @unchecked Sendable {
         let recognizer: FlightRecognizer
         do {
             recognizer = try answerer.makeRecognizer()
+            // Loaded now, not on the first telephone clip: a worker reported ready answers any audio without a pause.
+            _ = try recognizer.recognizer(for: .telephone)
         } catch {
             condition.lock()
             startupFailure = String(describing: error)

@@ -49,6 +49,8 @@ public final class FlightRecognizer {
     private var secondOpinion: GrammarPass?
     /// True when the second-opinion model is another than the one decoding (else it is never read).
     private let secondOpinionIsAnotherModel: Bool
+    /// Decodes telephone audio with `RecognizerConfiguration.telephoneConfiguration`; created on the first such clip.
+    private var telephoneRecognizer: FlightRecognizer?
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
     private let decider: Decider
@@ -96,6 +98,7 @@ public final class FlightRecognizer {
         normalizer = SpokenFlightNormalizer(airlines: vocabulary.airlines)
         todaysFlights = Set(vocabulary.flights)
         try installGrammar()
+        try telephoneRecognizer?.load(vocabulary)
     }
 
     private func installGrammar() throws {
@@ -202,15 +205,33 @@ public final class FlightRecognizer {
         liveFailure = nil
     }
 
-    /// Decodes a whole clip (16 kHz mono) as one utterance, however long: recorded clips have no length cap.
+    /// Decodes a whole clip (16 kHz mono) as one utterance, however long: recorded clips have no length cap. Telephone
+    /// audio (nothing above 4 kHz) goes to the telephone recognizer.
     public func recognize(samples: [Int16]) throws -> RecognitionResult {
+        try recognize(samples, band: AudioBand(of: samples, sampleRate: configuration.sampleRate))
+    }
+
+    /// Decodes a whole decoded clip as one utterance; a clip recorded at 8 kHz or with nothing above 4 kHz goes to the
+    /// telephone recognizer.
+    public func recognize(_ clip: AudioClip) throws -> RecognitionResult {
+        try recognize(clip.samples, band: AudioBand(of: clip))
+    }
+
+    private func recognize(_ samples: [Int16], band: AudioBand) throws -> RecognitionResult {
+        let chosen = try recognizer(for: band)
+        guard chosen === self else { return try chosen.recognize(samples, band: band) }
         reset()
         return try decodeWhole(samples)
     }
 
-    /// Decodes a whole decoded clip as one utterance.
-    public func recognize(_ clip: AudioClip) throws -> RecognitionResult {
-        try recognize(samples: clip.samples)
+    /// The recognizer that decodes audio of `band`: this one, or for telephone audio the one with the telephone
+    /// configuration (created on first use; it follows `load`). The live path listens with one of them throughout.
+    public func recognizer(for band: AudioBand) throws -> FlightRecognizer {
+        guard band == .telephone, let telephone = configuration.telephoneConfiguration else { return self }
+        if let telephoneRecognizer { return telephoneRecognizer }
+        let created = try FlightRecognizer(vocabulary: vocabulary, configuration: telephone)
+        telephoneRecognizer = created
+        return created
     }
 
     // MARK: Live listening (used by `LiveRecognizer`)

@@ -124,6 +124,25 @@ public struct RecognizerConfiguration: Sendable {
     /// How a spoken answer is decided: by default the calibrated decision model fitted on this acoustic model's decodes.
     public var decisionRule: DecisionRule = .acousticModelsOwn
 
+    /// The acoustic model telephone audio (`AudioBand.telephone`: recorded at 8 kHz, or nothing above 4 kHz) is decoded
+    /// with, decided on with that model's own decision; nil: as any other audio. By default FlightVoice's adapted
+    /// model, whose adaptation audio held 8 kHz copies: Debian's stock model was trained on wideband speech only and
+    /// hears an empty band above 4 kHz as a mismatch (README, "Telephone audio").
+    public var telephoneAcousticModel: String? = Self.adaptedAcousticModel
+
+    /// The configuration telephone audio is decoded with: this one with `telephoneAcousticModel` and that model's own
+    /// decision; nil when telephone audio is decoded like any other (no telephone model, it is the acoustic model
+    /// already with the same decision, or the hand thresholds decide).
+    public var telephoneConfiguration: RecognizerConfiguration? {
+        guard let telephoneAcousticModel, decisionRule != .handThresholds,
+              !Self.sameFolder(telephoneAcousticModel, acousticModel) else { return nil }
+        var telephone = self
+        telephone.acousticModel = telephoneAcousticModel
+        telephone.decisionRule = .acousticModelsOwn
+        telephone.telephoneAcousticModel = nil
+        return telephone
+    }
+
     /// The calibrated decision model decided on (see `DecisionModel`), nil for the hand-set `thresholds`; throws
     /// `RecognizerError` when the acoustic model has none of its own (`DecisionRule.acousticModelsOwn`).
     public func decisionModel() throws -> DecisionModel? {
@@ -244,8 +263,13 @@ public struct RecognizerConfiguration: Sendable {
 
     /// True when the second opinion is another model than the one decoding.
     var hasSecondOpinion: Bool {
-        URL(fileURLWithPath: secondOpinionModel).resolvingSymlinksInPath().standardizedFileURL
-            != URL(fileURLWithPath: acousticModel).resolvingSymlinksInPath().standardizedFileURL
+        !Self.sameFolder(secondOpinionModel, acousticModel)
+    }
+
+    /// True when two paths name the same folder.
+    static func sameFolder(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL
+            == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL
     }
 
     /// Decoder arguments of the phone-loop pass.

@@ -14,7 +14,7 @@ enum BenchLiveCommand: Command {
         .flag("--sequential-rival", help: "Decode the rival after today's grammar instead of alongside it for the streaming hypothesis's flights (LiveConfiguration.predictsRival off), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
+        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
         CommonOptions.database,
     ]
     static let discussion = """
@@ -63,7 +63,7 @@ enum BenchLiveCommand: Command {
             var liveConfiguration = LiveConfiguration()
             liveConfiguration.predictsRival = !arguments.has("sequential-rival")
             liveConfiguration.endpointer.candidateSilenceSeconds = candidateSilence
-            let live = try LiveRecognizer(recognizer: recognizer, configuration: liveConfiguration)
+            let live = try LiveRecognizer(recognizer: recognizer.recognizer(for: AudioBand(of: clip)), configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)
             stoppedDecodes += live.cancelledBackgroundDecodes
             audioSeconds += Double(feed.samples.count) / Double(AudioClip.sampleRate)

@@ -19,7 +19,7 @@ enum EvalCommand: Command {
         .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended (and whether its rival was decoded alongside) as DIR/endpoints.tsv."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
-        RecognizerOptions.model, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]
@@ -84,9 +84,11 @@ enum EvalCommand: Command {
             let clipReport = live
                 ? answerer.report(path: entry.path, decode: decode, recognize: { clip in
                     let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
+                    // A telephone clip is heard as by a kiosk on a telephone line: by the telephone recognizer throughout.
+                    let listening = try recognizer.recognizer(for: AudioBand(of: clip))
                     // Each clip is heard as by a kiosk just switched on, whichever clips this worker decoded before.
-                    recognizer.restartStreaming()
-                    let listener = try LiveRecognizer(recognizer: recognizer)
+                    listening.restartStreaming()
+                    let listener = try LiveRecognizer(recognizer: listening)
                     guard let liveAudioDirectory else { return try listener.firstResult(for: feed, chunkSamples: Microphone.defaultChunkSamples) }
                     let (utterance, audio) = try listener.firstUtteranceWithAudio(for: feed, chunkSamples: Microphone.defaultChunkSamples)
                     let row = try LiveAudioDump.write(entry: entry, feed: feed, utterance: utterance, audio: audio, into: liveAudioDirectory)

@@ -3,6 +3,7 @@ import Recognizer
 /// The speech-model options of `recognize` and `eval`.
 enum RecognizerOptions {
     static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder, decided on with its own decision-model.json (default: Debian's stock model; `adapted`: FlightVoice's models/en-us-flightvoice).")
+    static let telephoneModel = OptionSpec.value("--telephone-model", valueName: "DIR", help: "Acoustic model for telephone audio (recorded at 8 kHz, or nothing above 4 kHz), decided on with its own decision-model.json (default: `adapted`; `none`: decode it with --model like any other audio).")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
     static let handThresholds = OptionSpec.flag("--hand-thresholds", help: "Decide on the hand-set thresholds (at their wide, slower beams) instead of the calibrated decision model's probability.")
     static let calibratedDecision = OptionSpec.flag("--calibrated-decision", help: "The calibrated decision (the default); accepted for older scripts.")
@@ -13,14 +14,17 @@ enum RecognizerOptions {
     static func configuration(_ arguments: ParsedArguments) throws -> RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
         if arguments.value("model") == "adapted" {
-            guard let adapted = RecognizerConfiguration.adaptedAcousticModel else {
-                throw CommandFailure(message: "FlightVoice's adapted acoustic model (models/\(RecognizerConfiguration.adaptedModelName)) is neither beside this program nor in its source tree; pass its folder to --model", exitCode: .unavailable)
-            }
-            configuration.selectModel(folder: adapted)
+            configuration.selectModel(folder: try adaptedModel())
         } else if let model = arguments.value("model") {
             configuration.selectModel(folder: model, keepDictionary: arguments.value("dict") != nil)
         }
         if let dictionary = arguments.value("dict") { configuration.dictionary = dictionary }
+        switch arguments.value("telephone-model") {
+        case nil: break
+        case "none": configuration.telephoneAcousticModel = nil
+        case "adapted": configuration.telephoneAcousticModel = try adaptedModel()
+        case let folder?: configuration.telephoneAcousticModel = folder
+        }
         configuration.verbose = arguments.has("verbose")
         if arguments.has("hand-thresholds") {
             if arguments.has("calibrated-decision") { throw UsageError(message: "--hand-thresholds and --calibrated-decision are two different decisions; give one") }
@@ -39,18 +43,29 @@ enum RecognizerOptions {
                 throw CommandFailure(message: "--denoise \(denoise): \(error)", exitCode: .usage)
             }
         }
-        do {
-            try configuration.validate()
-        } catch {
-            throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
+        for checked in [configuration] + [configuration.telephoneConfiguration].compactMap({ $0 }) {
+            do {
+                try checked.validate()
+            } catch {
+                throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
+            }
+            try ModelProbe.check(checked)
         }
-        try ModelProbe.check(configuration)
         do {
             // Read once here: every recognizer the command builds (one per worker) then decides with this model.
             if let model = try configuration.decisionModel() { configuration.decisionRule = .model(model) }
+            _ = try configuration.telephoneConfiguration?.decisionModel()
         } catch {
             throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
         }
         return configuration
+    }
+
+    /// FlightVoice's adapted acoustic model; exit 69 when this installation has none.
+    private static func adaptedModel() throws -> String {
+        guard let adapted = RecognizerConfiguration.adaptedAcousticModel else {
+            throw CommandFailure(message: "FlightVoice's adapted acoustic model (models/\(RecognizerConfiguration.adaptedModelName)) is neither beside this program nor in its source tree; pass its folder to --model or --telephone-model", exitCode: .unavailable)
+        }
+        return adapted
     }
 }

@@ -53,9 +53,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     public static func belonging(toAcousticModel acousticModel: String) throws -> DecisionModel {
         let file = URL(fileURLWithPath: acousticModel).appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            let folder = URL(fileURLWithPath: acousticModel).resolvingSymlinksInPath().standardizedFileURL.path
-            let stock = URL(fileURLWithPath: RecognizerConfiguration.stockAcousticModel).resolvingSymlinksInPath().standardizedFileURL.path
-            if folder == stock { return .stock }
+            if RecognizerConfiguration.sameFolder(acousticModel, RecognizerConfiguration.stockAcousticModel) { return .stock }
             throw RecognizerError(operation: "load decision model", context: "\(acousticModel) has no \(fileName): the calibrated decision needs coefficients fitted on this model's own decodes (scripts/decision-model/fit-decision-model.py --model-file); or decide with --hand-thresholds")
         }
         return try DecisionModel(contentsOf: file)
