@@ -29,7 +29,7 @@ public struct RecognizerConfiguration: Sendable {
     /// The acoustic model used unless another is chosen: Debian's stock model. The adapted one hears more flights and,
     /// with the stock model's second opinion, answers more of the corpus, but not more of the people and voices held out
     /// from every choice (human check 48.4% against 50.0%, flite 65.6% against 70.2%; README, "Each model with its own
-    /// decision"), so it is selected, not the default.
+    /// decision"), so it is selected, not the default; telephone audio goes to it (`telephoneAcousticModel`).
     public static let defaultAcousticModel = stockAcousticModel
 
     /// Folder of the acoustic model (holds `mdef`, `means`, `feat.params`, …).

@@ -189,6 +189,40 @@ import Testing
         #expect(byHand.exitCode == 0, "\(byHand.standardError)")
     }
 
+    @Test("an 8 kHz clip is decided by the telephone model (the adapted one) unless --telephone-model none; a telephone model that is missing or cannot decide is exit 69")
+    func telephoneModel() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("AudioInputTests/Fixtures/speech-8k-s16.wav").path
+        func answer(_ options: [String]) throws -> [String: Any] {
+            let run = try binary.run(["recognize", "--format", "jsonl"] + options + [clip])
+            #expect(run.exitCode == 0, "\(run.standardError)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        }
+        // "L X forty" through an 8 kHz line: the adapted model hears it; Debian's stock model, which never heard an empty
+        // band above 4 kHz, decides otherwise (README, "Telephone audio").
+        let routed = try answer([])
+        #expect(routed["flight"] as? String == "LX40", "\(routed)")
+        #expect(try answer(["--telephone-model", "adapted"])["confidence"] as? Double == routed["confidence"] as? Double)
+        let unrouted = try answer(["--telephone-model", "none"])
+        #expect(unrouted["confidence"] as? Double != routed["confidence"] as? Double, "\(unrouted)")
+        #expect(try answer(["--model", "adapted"])["confidence"] as? Double == routed["confidence"] as? Double)
+
+        let missing = try binary.run(["recognize", "--telephone-model", "/nonexistent/model", clip])
+        #expect(missing.exitCode == 69)
+        #expect(missing.standardError.contains("/nonexistent/model"), "\(missing.standardError)")
+        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
+        let model = binary.folder.appendingPathComponent("undecided-model")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) {
+            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
+        }
+        let undecided = try binary.run(["recognize", "--telephone-model", model.path, clip])
+        #expect(undecided.exitCode == 69)
+        #expect(undecided.standardError.contains("decision-model.json") && undecided.standardError.contains(model.path), "\(undecided.standardError)")
+    }
+
     @Test func evalReportsAccuracyOnTheSamples() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

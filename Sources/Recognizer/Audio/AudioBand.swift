@@ -5,7 +5,7 @@ import Foundation
 /// How much of the spectrum a recording carries: the acoustic model's whole band, or only a telephone line's (nothing
 /// above 4 kHz). Telephone audio is decoded by another acoustic model and decided on by its own coefficients
 /// (`RecognizerConfiguration.telephoneAcousticModel`). Pure; `Sendable`.
-public enum AudioBand: String, Sendable, Hashable, CaseIterable {
+public enum AudioBand: String, Sendable, Hashable {
     case wide
     case telephone
 
