@@ -24,10 +24,13 @@ BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
 # Debian's stock acoustic model, the default; its decision is refitted from the committed training features (the same
 # coefficients and thresholds as DecisionModel+Fitted.swift). Another model (--model) carries its decision-model.json.
 STOCK_ACOUSTIC_MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
-DEFAULT_MODEL = "stock"   # the model the binary decodes with unless --model says otherwise (RecognizerConfiguration)
+# What the binary decodes with unless --model says otherwise (RecognizerConfiguration): the stock model, and for
+# telephone audio the adapted one.
+DEFAULT_MODEL = "routed"
 TRAINING_FEATURES = os.path.join(ROOT, "scripts", "decision-model", "training-features.tsv")
 sys.path.insert(0, os.path.dirname(__file__))
 summarize = __import__("summarize")
+fit = summarize.fit
 
 def run(args, env=None, timed=False):
     """Runs a command; returns (stdout, seconds of CPU, peak RSS in MB) when `timed`."""
@@ -160,8 +163,11 @@ def subset(manifest, every, out):
     return out
 
 def evaluate(manifest, database, features, jobs=2, extra=()):
+    """Decodes `manifest` with one acoustic model throughout (telephone clips are not routed to another; the report
+    replays the routing from each model's decodes)."""
     env = dict(os.environ, FLIGHTVOICE_DB=database)
-    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(jobs), "--rival", "--features", features, *MODEL_FLAGS, *extra], env=env)
+    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(jobs), "--rival", "--features", features,
+                "--telephone-model", "none", *MODEL_FLAGS, *extra], env=env)
     return text
 
 def main():
@@ -195,10 +201,31 @@ def main():
         return
     sets, notes, ablation_sets = [], [], []
     adapted = os.path.join(ROOT, "models", "en-us-flightvoice")
+    # Telephone clips: the default recognizer decodes them with the adapted model (RecognizerConfiguration.telephoneAcousticModel).
+    telephone_features = {}
     def decode_adapted(manifest, database, name):
         features = os.path.join(work, f"adapted-{name}.tsv")
         evaluate(manifest, database, features, extra=("--model", adapted))
         return features
+    def decode_telephone(manifest, database, name, label):
+        """The adapted model's decodes of the set's telephone clips (all of it when the ablation decodes every clip)."""
+        if not options.no_ablation:
+            telephone_features[label] = decode_adapted(manifest, database, name)
+            return telephone_features[label]
+        folder = os.path.dirname(os.path.abspath(manifest))
+        lines = open(manifest).read().splitlines()
+        header = lines[0].split("\t")
+        column = header.index("path")
+        telephone = []
+        for line in lines[1:]:
+            cells = line.split("\t")
+            if line.strip() and summarize.clip_band(cells[column], folder) == "telephone":
+                cells[column] = os.path.join(folder, cells[column])
+                telephone.append("\t".join(cells))
+        part = os.path.join(work, f"{name}-telephone.tsv")
+        with open(part, "w") as f: f.write("\n".join([lines[0]] + telephone) + "\n")
+        telephone_features[label] = decode_adapted(part, database, name)
+        return None
 
     if os.path.exists(os.path.join(options.corpus, "manifest.tsv")):
         corpus_db = os.path.join(work, "corpus.sqlite")
@@ -207,9 +234,10 @@ def main():
         features = os.path.join(work, "corpus.tsv")
         evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features, extra=("--calibrated-decision",))
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
-        if not options.no_ablation and not MODEL_FLAGS:
-            ablation_sets.append(("corpus", {"stock": features, "adapted": decode_adapted(os.path.join(options.corpus, "manifest.tsv"), corpus_db, "corpus")},
-                                  os.path.join(options.corpus, "manifest.tsv")))
+        if not MODEL_FLAGS:
+            adapted_features = decode_telephone(os.path.join(options.corpus, "manifest.tsv"), corpus_db, "corpus", sets[-1][0])
+            if adapted_features:
+                ablation_sets.append(("corpus", {"stock": features, "adapted": adapted_features}, os.path.join(options.corpus, "manifest.tsv")))
     else:
         notes.append(f"No corpus at {options.corpus}: skipped.")
     for folder, split, label, maker in [(options.training_set, "dev", "held-out espeak-ng voices (dev split)", "make training-set"),
@@ -223,9 +251,10 @@ def main():
         features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
         evaluate(part, seed, features, extra=("--calibrated-decision",))
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
-        if not options.no_ablation and not MODEL_FLAGS:
-            short = label.split(" (")[0]
-            ablation_sets.append((short, {"stock": features, "adapted": decode_adapted(part, seed, f"{os.path.basename(os.path.normpath(folder))}-{split}")}, manifest))
+        if not MODEL_FLAGS:
+            adapted_features = decode_telephone(part, seed, f"{os.path.basename(os.path.normpath(folder))}-{split}", sets[-1][0])
+            if adapted_features:
+                ablation_sets.append((label.split(" (")[0], {"stock": features, "adapted": adapted_features}, manifest))
 
     speed = speed_section(speed_manifest, options.speed_clips, seed, work)
 
@@ -242,6 +271,8 @@ def main():
             stock_model, stock_accept, stock_confirm, _, _ = summarize.refit(TRAINING_FEATURES)
             adapted_model, adapted_accept, adapted_confirm, agreement, _ = summarize.committed(os.path.join(adapted, "decision-model.json"))
             def label(text, model): return f"**{text} (default)**" if model == DEFAULT_MODEL else text
+            for name, features, manifest in ablation_sets:
+                features["routed"] = summarize.as_routed(fit.load(features["stock"]), fit.load(features["adapted"]), os.path.dirname(manifest))
             print("\n## Ablation\n")
             print("Each set decoded twice, with Debian's stock acoustic model and with the adapted one, each decision "
                   "replayed on the same decodes (the hand thresholds at the calibrated decision's beams; each model's "
@@ -252,7 +283,10 @@ def main():
                   "refusing a clip that names no flight.\n")
             print(summarize.ablation(ablation_sets, [
                 ("stock, hand thresholds", "stock", summarize.threshold_decision),
-                (label("stock, calibrated", "stock"), "stock", summarize.model_decision(stock_model, stock_accept, stock_confirm)),
+                ("stock, calibrated", "stock", summarize.model_decision(stock_model, stock_accept, stock_confirm)),
+                (label("stock, calibrated; telephone audio: adapted, calibrated, with the stock model's second opinion", "routed"), "routed",
+                 summarize.by_band({"wide": summarize.model_decision(stock_model, stock_accept, stock_confirm),
+                                    "telephone": summarize.model_decision(adapted_model, adapted_accept, adapted_confirm, agreement)})),
                 ("adapted, hand thresholds", "adapted", summarize.threshold_decision),
                 ("adapted, its own calibrated decision alone", "adapted", summarize.model_decision(adapted_model, adapted_accept, adapted_confirm)),
                 (label("adapted, calibrated, with the stock model's second opinion", "adapted"), "adapted",
@@ -260,7 +294,8 @@ def main():
             ]))
         print("\n## Accuracy\n")
         calibrated = summarize.committed(os.path.join(ACOUSTIC_MODEL, "decision-model.json")) if MODEL_FLAGS else summarize.refit(TRAINING_FEATURES)
-        summarize.report(calibrated, sets, {name for name, _, _ in sets if name.startswith("held-out")})
+        telephone = None if MODEL_FLAGS else (summarize.committed(os.path.join(adapted, "decision-model.json")), telephone_features)
+        summarize.report(calibrated, sets, {name for name, _, _ in sets if name.startswith("held-out")}, telephone)
         sys.stdout = sys.__stdout__
     print(f"wrote {options.out}")
 

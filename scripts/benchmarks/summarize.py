@@ -14,12 +14,14 @@ Both are replayed from each clip's measures exactly as the Swift `Decider` takes
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
 """
-import csv, os, sys
+import csv, os, sys, wave
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decision-model"))
 fit = __import__("fit-decision-model")
 
+# AudioBand.telephoneSampleRate: clips recorded at this rate or less are decoded by the telephone model.
+TELEPHONE_RATE = 8000
 # RecognitionThresholds' defaults.
 ACCEPT, ACCEPT_CLEAN, CLEAN_SNR, REJECT, UNEXPLAINED = -57.5, -59.0, 30.0, -89.6, 0.15
 
@@ -56,6 +58,44 @@ def model_decision(model, accept, confirm, agreement=None):
         return "reject", []
     return decide
 
+def clip_band(path, folder):
+    """"telephone" for a clip recorded at 8 kHz or less (how `AudioBand` routes every telephone clip of our sets), else
+    "wide"; the clip's WAV header says."""
+    try:
+        with wave.open(os.path.join(folder, path)) as clip:
+            return "telephone" if clip.getframerate() <= TELEPHONE_RATE else "wide"
+    except (OSError, wave.Error, EOFError):
+        return "wide"
+
+def as_routed(wide_rows, telephone_rows, folder):
+    """The decodes the default recognizer decides on: a telephone clip's from the telephone model (`telephone_rows`,
+    matched by the clip's file; their paths may be absolute), every other clip's from the main model (`wide_rows`). A telephone row keeps the main model's as `main_row`, which
+    the hand thresholds (they never route) decide on; each row's `band` says which."""
+    def clip(row): return os.path.normpath(os.path.join(folder, row["path"]))
+    telephone = {clip(row): row for row in telephone_rows}
+    routed = []
+    for row in wide_rows:
+        band = clip_band(row["path"], folder)
+        chosen = dict(telephone[clip(row)], path=row["path"], main_row=row) if band == "telephone" and clip(row) in telephone else row
+        chosen["band"] = band
+        routed.append(chosen)
+    return routed
+
+def by_band(deciders):
+    """A decider taking each row's decision with `deciders[row["band"]]`."""
+    return lambda row: deciders[row.get("band", "wide")](row)
+
+def on_main_model(decide):
+    """A decider reading the main model's decode of a routed row (see `as_routed`)."""
+    return lambda row: decide(row.get("main_row", row))
+
+class BandProbability:
+    """The calibrated probability of a routed row: the model of the band that decoded it."""
+    def __init__(self, models):
+        self.models = models
+    def probability(self, row):
+        return self.models[row.get("band", "wide")].probability(row)
+
 def outcome(row, decision):
     kind, offered = decision
     expected = row["expected"]
@@ -91,7 +131,7 @@ def frequencies(rows, deciders):
 CONDITIONS = ["clean", "snr15", "snr10", "snr5", "8k"]
 
 def ablation(sets, variants):
-    """The ablation table: for each set [(name, {variant: features}, manifest)], each variant [(label, variant,
+    """The ablation table: for each set [(name, {variant: features file or rows}, manifest)], each variant [(label, variant,
     decider)] as right / wrong / "did you mean" ✓ / no-flight clips answered, overall and right per condition."""
     head = ("| set | acoustic model, decision | right | wrong | did you mean ✓ | answered where none of today's flights was said | "
             + " | ".join(f"right, {c}" for c in CONDITIONS) + " |")
@@ -100,7 +140,7 @@ def ablation(sets, variants):
         meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
         for label, variant, decide in variants:
             if variant not in features: continue
-            rows = fit.load(features[variant])
+            rows = fit.load(features[variant]) if isinstance(features[variant], str) else features[variant]
             for row in rows:
                 for key, value in meta.get(row["path"], {}).items():
                     if key not in row: row[key] = value
@@ -133,15 +173,31 @@ def committed(model_path):
     model, accept, confirm, agreement = fit.Model.from_file(model_path)
     return model, accept, confirm, agreement, f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`"
 
-def report(calibrated, sets, reliable):
-    """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
-    `calibrated` is what `refit` or `committed` returns."""
+def describe(calibrated):
     model, accept, confirm, agreement, description = calibrated
-    deciders = {"hand thresholds": threshold_decision, "calibrated": model_decision(model, accept, confirm, agreement)}
     agreeing = "" if agreement is None else f", and at p ≥ {agreement} when Debian's stock model heard the same flight"
-    print(f"Calibrated decision: answer at p ≥ {accept}{agreeing}, \"did you mean\" at p ≥ {confirm} ({description}).\n")
+    return f"answer at p ≥ {accept}{agreeing}, \"did you mean\" at p ≥ {confirm} ({description})"
+
+def report(calibrated, sets, reliable, telephone=None):
+    """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
+    `calibrated` is what `refit` or `committed` returns. With `telephone` ((that, {set name: the telephone model's
+    features})), telephone clips are decided on that model's decodes with its decision, as the default recognizer does."""
+    model, accept, confirm, agreement, _ = calibrated
+    calibrated_decision = model_decision(model, accept, confirm, agreement)
+    deciders = {"hand thresholds": threshold_decision, "calibrated": calibrated_decision}
+    print(f"Calibrated decision: {describe(calibrated)}.\n")
+    if telephone:
+        t_model, t_accept, t_confirm, t_agreement, _ = telephone[0]
+        deciders = {"hand thresholds": on_main_model(threshold_decision),
+                    "calibrated": by_band({"wide": calibrated_decision,
+                                           "telephone": model_decision(t_model, t_accept, t_confirm, t_agreement)})}
+        model = BandProbability({"wide": model, "telephone": t_model})
+        print(f"Telephone audio (recorded at 8 kHz), as the recognizer routes it: decoded by the adapted model and decided "
+              f"on with its own decision: {describe(telephone[0])}.\n")
     for name, features, manifest in sets:
         rows = fit.load(features)
+        if telephone and name in telephone[1]:
+            rows = as_routed(rows, fit.load(telephone[1][name]), os.path.dirname(manifest))
         meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
         for row in rows:
             for key, value in meta.get(row["path"], {}).items():
