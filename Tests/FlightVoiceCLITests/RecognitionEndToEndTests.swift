@@ -151,12 +151,7 @@ import Testing
     func corruptModel(file: String, content: String) throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
-        let model = binary.folder.appendingPathComponent("model")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) where name != file {
-            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
-        }
+        let model = try Self.stockModelLinks(in: binary, named: "model", except: file)
         try content.write(to: model.appendingPathComponent(file), atomically: true, encoding: .utf8)
         let run = try binary.run(["recognize", "--model", model.path, Self.samples.appendingPathComponent("lx40.wav").path])
         #expect(run.exitCode == 69)
@@ -175,18 +170,25 @@ import Testing
         let adapted = try binary.run(["recognize", "--format", "jsonl", "--model", "adapted", clip])
         #expect(adapted.exitCode == 0, "the committed adapted model, with its own decision: \(adapted.standardError)")
         #expect(adapted.standardOutput.contains(#""flight":"LX40""#), "\(adapted.standardOutput)")
-        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
-        let model = binary.folder.appendingPathComponent("foreign-model")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) {
-            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
-        }
+        let model = try Self.stockModelLinks(in: binary, named: "foreign-model")
         let refused = try binary.run(["recognize", "--model", model.path, clip])
         #expect(refused.exitCode == 69)
         #expect(refused.standardError.contains("decision-model.json") && refused.standardError.contains(model.path), "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
         let byHand = try binary.run(["recognize", "--hand-thresholds", "--model", model.path, clip])
         #expect(byHand.exitCode == 0, "\(byHand.standardError)")
+    }
+
+    /// A model folder in the binary's scratch folder of links to Debian's stock model files (all but `except`): a model
+    /// without a decision-model.json of its own.
+    static func stockModelLinks(in binary: BuiltBinary, named name: String, except: String? = nil) throws -> URL {
+        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
+        let model = binary.folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: packaged) where file != except {
+            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(file).path, withDestinationPath: packaged + "/" + file)
+        }
+        return model
     }
 
     @Test("an 8 kHz clip is decided by the telephone model (the adapted one) unless --telephone-model none; a telephone model that is missing or cannot decide is exit 69")
@@ -212,12 +214,7 @@ import Testing
         let missing = try binary.run(["recognize", "--telephone-model", "/nonexistent/model", clip])
         #expect(missing.exitCode == 69)
         #expect(missing.standardError.contains("/nonexistent/model"), "\(missing.standardError)")
-        let packaged = "/usr/share/pocketsphinx/model/en-us/en-us"
-        let model = binary.folder.appendingPathComponent("undecided-model")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: packaged) {
-            try FileManager.default.createSymbolicLink(atPath: model.appendingPathComponent(name).path, withDestinationPath: packaged + "/" + name)
-        }
+        let model = try Self.stockModelLinks(in: binary, named: "undecided-model")
         let undecided = try binary.run(["recognize", "--telephone-model", model.path, clip])
         #expect(undecided.exitCode == 69)
         #expect(undecided.standardError.contains("decision-model.json") && undecided.standardError.contains(model.path), "\(undecided.standardError)")
