@@ -69,8 +69,9 @@ def clip_band(path, folder):
 
 def as_routed(wide_rows, telephone_rows, folder):
     """The decodes the default recognizer decides on: a telephone clip's from the telephone model (`telephone_rows`,
-    matched by the clip's file; their paths may be absolute), every other clip's from the main model (`wide_rows`). A telephone row keeps the main model's as `main_row`, which
-    the hand thresholds (they never route) decide on; each row's `band` says which."""
+    matched by the clip's file; their paths may be absolute), every other clip's from the main model (`wide_rows`). A
+    telephone row keeps the main model's as `main_row`, which the hand thresholds (they never route) decide on; each
+    row's `band` says which."""
     def clip(row): return os.path.normpath(os.path.join(folder, row["path"]))
     telephone = {clip(row): row for row in telephone_rows}
     routed = []
