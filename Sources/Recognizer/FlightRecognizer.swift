@@ -227,8 +227,9 @@ public final class FlightRecognizer {
     /// The recognizer that decodes audio of `band`: this one, or for telephone audio the one with the telephone
     /// configuration (created on first use; it follows `load`). The live path listens with one of them throughout.
     public func recognizer(for band: AudioBand) throws -> FlightRecognizer {
-        guard band == .telephone, let telephone = configuration.telephoneConfiguration else { return self }
+        guard band == .telephone else { return self }
         if let telephoneRecognizer { return telephoneRecognizer }
+        guard let telephone = configuration.telephoneConfiguration else { return self }
         let created = try FlightRecognizer(vocabulary: vocabulary, configuration: telephone)
         telephoneRecognizer = created
         return created
