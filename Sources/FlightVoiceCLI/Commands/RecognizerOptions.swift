@@ -43,7 +43,8 @@ enum RecognizerOptions {
                 throw CommandFailure(message: "--denoise \(denoise): \(error)", exitCode: .usage)
             }
         }
-        for checked in [configuration] + [configuration.telephoneConfiguration].compactMap({ $0 }) {
+        let telephone = configuration.telephoneConfiguration
+        for checked in [configuration] + [telephone].compactMap({ $0 }) {
             do {
                 try checked.validate()
             } catch {
@@ -54,7 +55,7 @@ enum RecognizerOptions {
         do {
             // Read once here: every recognizer the command builds (one per worker) then decides with this model.
             if let model = try configuration.decisionModel() { configuration.decisionRule = .model(model) }
-            _ = try configuration.telephoneConfiguration?.decisionModel()
+            _ = try telephone?.decisionModel()
         } catch {
             throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
         }
