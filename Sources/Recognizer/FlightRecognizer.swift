@@ -330,7 +330,9 @@ public final class FlightRecognizer {
         cost.steps.phoneLoop = comparisons.phoneLoopCPUSeconds
         cost.steps.openGrammar = comparisons.openGrammarCPUSeconds
         // The rival is decoded only where it can change the decision (or when measuring it everywhere).
-        if !features.grammarFlights.isEmpty && (decider.wantsRival(features) || configuration.alwaysReadsRival) {
+        let readsRival = decider.wantsRival(features) || configuration.alwaysReadsRival
+        features.rivalNotNeeded = !readsRival && !features.grammarFlights.isEmpty
+        if !features.grammarFlights.isEmpty && readsRival {
             let path: RivalPath
             if let prediction, let predicted = prediction.path(excluding: features.grammarFlights) {
                 path = predicted

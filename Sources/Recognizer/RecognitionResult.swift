@@ -16,6 +16,12 @@ public enum RecognitionDecision: Sendable, Hashable {
         if case .accepted(let flight) = self { return flight }
         return nil
     }
+
+    /// True when speech was heard but the traveller is asked to say it again.
+    public var isRejected: Bool {
+        if case .rejected = self { return true }
+        return false
+    }
 }
 
 /// Why speech was not taken as a flight.

@@ -181,9 +181,41 @@ struct CalibratedDeciderTests {
         #expect(agreeing.decide(heard(fit: -49, secondOpinion: [lx40], open: lx44)).decision == .confirm([lx40, lx44]))
     }
 
-    @Test("the model reads the rival on every utterance heard as a flight")
-    func alwaysWantsRival() {
-        #expect(decider.wantsRival(DeciderTests.features(fit: -200)))
-        #expect(!decider.wantsRival(DeciderTests.features(fit: -40, heard: [])))
+    @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")
+    func rivalWantedWhereItCanDecide() {
+        let stock = Decider(thresholds: RecognitionThresholds(), model: .stock)
+        var skipped: [RecognitionDecision] = []
+        var wanted = 0
+        for fit in stride(from: -120.0, through: 0, by: 0.5) {
+            var features = DeciderTests.features(fit: fit)
+            guard !stock.wantsRival(features) else { wanted += 1; continue }
+            features.rivalNotNeeded = true
+            let without = stock.decide(features)
+            skipped.append(without.decision)
+            for margin in [-100, -20, -3, 0, 3, 20, 100, nil] as [Double?] {
+                var read = DeciderTests.features(fit: fit)
+                read.rival = RivalReading(text: "l x forty four", flight: DeciderTests.lx44, margin: margin)
+                let with = stock.decide(read)
+                #expect(with.decision == .accepted(DeciderTests.lx40) ? without.decision == with.decision : with.decision.isRejected && without.decision.isRejected,
+                        "fit \(fit), margin \(String(describing: margin))")
+            }
+        }
+        #expect(wanted > 0, "a lead can lift a doubtful fit")
+        #expect(skipped.contains(.accepted(DeciderTests.lx40)), "a clear fit is answered whatever the rival")
+        #expect(skipped.contains { $0.isRejected }, "a poor fit is asked again whatever the rival")
+        #expect(!stock.wantsRival(DeciderTests.features(fit: -40, heard: [])))
+    }
+
+    @Test("a rival left undecoded counts as the training average: the probability lies between those of its extreme leads")
+    func rivalNotNeededIsAverage() {
+        var features = DeciderTests.features(fit: -35)
+        features.rivalNotNeeded = true
+        let average = DecisionModel.stock.probability(features)
+        let leads = [-20.0, 20, nil].map { margin in
+            var read = DeciderTests.features(fit: -35)
+            read.rival = RivalReading(text: "", flight: nil, margin: margin)
+            return DecisionModel.stock.probability(read)
+        }
+        #expect(leads.min()! < average && average < leads.max()!, "\(average) against \(leads)")
     }
 }

@@ -154,6 +154,26 @@ struct FlightRecognizerTests {
         #expect(unmeasured.fitScoreWithoutRival == nearMiss.fitScoreWithoutRival)
     }
 
+    @Test("the calibrated decision skips the rival where no lead could change it, and decides as if it had read it")
+    func rivalSkippedWhereItCannotDecide() throws {
+        var measuring = RecognizerConfiguration()
+        measuring.alwaysReadsRival = true
+        let skipping = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
+        let reading = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: measuring)
+        var skipped = 0
+        for clip in ["lx40.wav", "ba287.wav", "lh400.wav", "speedbird287.wav", "lima-xray-1234.wav", "ezy812-zed.wav", "where-exit.wav"] {
+            let samples = try TestFlights.samples(clip)
+            let quick = try skipping.recognize(samples: samples), full = try reading.recognize(samples: samples)
+            #expect(quick.decision.acceptedFlight == full.decision.acceptedFlight, "\(clip)")
+            #expect(quick.decision.isRejected == full.decision.isRejected, "\(clip)")
+            if quick.rivalReading == nil && !quick.grammarFlights.isEmpty {
+                skipped += 1
+                #expect(full.rivalReading != nil, "\(clip)")
+            }
+        }
+        #expect(skipped > 0, "a clear answer needs no rival")
+    }
+
     @Test("speech the words do not account for is confirmed, not answered: a second flight after the first")
     func unexplainedSpeechIsConfirmed() throws {
         let samples = try TestFlights.samples("ba287.wav") + (try TestFlights.samples("lx40.wav"))

@@ -47,9 +47,21 @@ struct Decider: Sendable {
     /// True when the lead over today's other flights can change the decision, so the rival pass is worth its time: the
     /// open grammar did not read the same flight, and the lead's largest share could lift the score to the accept
     /// threshold without the score being below the reject threshold already.
-    /// The decision model reads the rival's lead on every utterance heard as a flight.
+    /// With the decision model, the lead enters clipped to ±`DecisionModel.marginLimit`, and "no rival path" is its only
+    /// other state: the decisions at those three readings bound the decision at any other, so the rival is wanted
+    /// unless they all ask again, or all answer the same flight.
     func wantsRival(_ features: DecisionFeatures) -> Bool {
-        if model != nil { return !features.grammarFlights.isEmpty }
+        if let model {
+            guard !features.grammarFlights.isEmpty else { return false }
+            let bounds = [DecisionModel.marginLimit, -DecisionModel.marginLimit, nil].map { margin in
+                var extreme = features
+                extreme.rival = RivalReading(text: "", flight: nil, margin: margin)
+                extreme.rivalNotNeeded = false
+                return decision(extreme, probability: model.probability(extreme), model: model)
+            }
+            let allAnswerOne = bounds[0].acceptedFlight != nil && bounds.allSatisfy { $0 == bounds[0] }
+            return !(bounds.allSatisfy(\.isRejected) || allAnswerOne)
+        }
         guard !features.agreesWithOpenGrammar, let score = fitScoreWithoutRival(features) else { return false }
         return score >= thresholds.rejectScore && score + thresholds.largestRivalShare >= acceptThreshold(features)
     }

@@ -68,6 +68,9 @@ public struct DecisionFeatures: Sendable {
     public let alternatives: [Alternative]
     /// The nearest of today's other flights; nil until the rival pass ran.
     public internal(set) var rival: RivalReading?
+    /// True when the rival was not decoded because no lead over today's other flights could change the decision
+    /// (`Decider.wantsRival`); the decision model then counts the lead as its training average.
+    public internal(set) var rivalNotNeeded = false
     /// The flights a second acoustic model heard reading today's grammar on the same audio
     /// (`RecognizerConfiguration.secondOpinionModel`); nil when it was not asked.
     public internal(set) var secondOpinionFlights: [FlightNumber]?

@@ -85,7 +85,10 @@ public struct DecisionModel: Sendable, Hashable, Codable {
 
     /// The probability, 0...1, that the flight heard is the one said.
     public func probability(_ features: DecisionFeatures) -> Double {
-        let values = Self.inputs(features)
+        var values = Self.inputs(features)
+        // The training average lies between the lead's extreme values, so the probability lies between theirs, as does
+        // the decision the rival was skipped for.
+        if features.rivalNotNeeded { for index in Self.rivalInputIndices { values[index] = means[index] } }
         var sum = intercept
         for index in weights.indices { sum += weights[index] * (values[index] - means[index]) / scales[index] }
         return 1 / (1 + exp(-sum))
@@ -147,6 +150,8 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     static let inputNames = ["flight_fit", "open_gap", "open_missing", "squeeze", "rival_lead", "rival_missing", "grammars_agree", "snr",
                              "unexplained", "lowest_word", "all_words", "open_offlist", "open_other_length", "fit_low_snr", "gap_low_snr",
                              "digits", "open_distance", "open_digit_distance", "open_airline_differs", "open_near"]
+    /// Where `inputs` holds the rival's lead and whether it had no path.
+    static let rivalInputIndices = ["rival_lead", "rival_missing"].map { inputNames.firstIndex(of: $0)! }
     /// Frames per phone from which a flight word counts as unhurried (as `RecognitionThresholds.naturalFramesPerPhone`).
     static let naturalFramesPerPhone = 10.0
     /// Rival margins beyond ±this count as this: a very distinct reading says which flight, not that one was said.
