@@ -77,7 +77,7 @@ enum EvalCommand: Command {
         let entries = manifest.entries
         let report = Mutex(EvaluationReport(groupColumns: groupColumns))
         let featureRows = Mutex([String](repeating: "", count: entries.count))
-        let elapsedSeconds = try ClipBatch.run(Array(entries.indices), jobs: jobs, answerer: answerer, console: context.console, answer: { index, recognizer in
+        let elapsedSeconds = try ClipBatch.run(Array(entries.indices), jobs: jobs, answerer: answerer, console: context.console, live: live, answer: { index, recognizer in
             let entry = entries[index]
             var result: RecognitionResult?
             let decode = { try AudioFileDecoder.decode(path: entry.resolvedPath) }
