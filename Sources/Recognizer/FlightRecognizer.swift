@@ -256,12 +256,16 @@ public final class FlightRecognizer {
     ///
     /// With `predictedFlights` (what the streaming hypothesis names, `streamingFlights`), the rival excluding them is
     /// decoded on the second core alongside (see `RivalPrediction`): the same result sooner when they are the flights
-    /// today's grammar hears.
-    func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = [],
+    /// today's grammar hears. Without a prediction, `rivalBesideComparisons` starts the rival of the flights today's
+    /// grammar heard the moment it is done, on another thread, while the phone loop and the open grammar (which
+    /// usually take longer) finish: the rival is then ready sooner where the decision wants it, and where it does not,
+    /// the decision does not wait for it.
+    func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = [], rivalBesideComparisons: Bool = false,
                         cancellation: DecodeCancellation? = nil) throws -> (result: RecognitionResult, cost: DecodeCost) {
         let cpuBefore = ThreadCPUClock.seconds()
         var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
-        let result = try decodeWhole(samples, predictedFlights: predictedFlights, cancellation: cancellation, cost: &cost)
+        let result = try decodeWhole(samples, predictedFlights: predictedFlights, rivalBesideComparisons: rivalBesideComparisons,
+                                     cancellation: cancellation, cost: &cost)
         cost.mainCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
         return (result, cost)
     }
@@ -293,10 +297,11 @@ public final class FlightRecognizer {
         return try decodeWhole(raw, predictedFlights: [], cost: &cost)
     }
 
-    /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any, stopping between passes
-    /// once `cancellation` is cancelled, and noting the helper threads' CPU in `cost`.
-    private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], cancellation: DecodeCancellation? = nil,
-                             cost: inout DecodeCost) throws -> RecognitionResult {
+    /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any (else, with
+    /// `rivalBesideComparisons`, that of the flights heard as soon as they are known), stopping between passes once
+    /// `cancellation` is cancelled, and noting the helper threads' CPU in `cost`.
+    private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], rivalBesideComparisons: Bool = false,
+                             cancellation: DecodeCancellation? = nil, cost: inout DecodeCost) throws -> RecognitionResult {
         let clock = ContinuousClock()
         let started = clock.now
         let utterance = PreparedUtterance(raw, configuration: configuration)
@@ -315,7 +320,7 @@ public final class FlightRecognizer {
                                            cancellation: cancellation)
         comparisons.start(concurrently: configuration.concurrentPasses)
         defer { comparisons.finish() }
-        let prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons, cancellation: cancellation) : nil
+        var prediction = predicts ? try startRivalPrediction(of: predictedFlights, cepstra, after: comparisons, cancellation: cancellation) : nil
         let grammarStarted = ThreadCPUClock.seconds()
         let reading = try todaysGrammar.decode(cepstra)
         cost.steps.todaysGrammar = ThreadCPUClock.seconds() - grammarStarted
@@ -323,6 +328,10 @@ public final class FlightRecognizer {
         guard reading.hasPath else {
             // No path through the grammar: speech if the detector heard enough of it.
             return unheard(reading.frameCount >= configuration.thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
+        }
+        if rivalBesideComparisons, prediction == nil, configuration.concurrentPasses, runningPrediction?.isRunning != true {
+            let heard = grammar.flights(in: reading.text)
+            if !heard.isEmpty { prediction = try startRivalPrediction(of: heard, cepstra, after: nil, cancellation: cancellation) }
         }
         var features = DecisionFeatures(reading: reading, comparisons: try comparisons.results(), utterance: utterance, grammar: grammar,
                                         normalizer: normalizer, todaysFlights: todaysFlights, thresholds: configuration.thresholds)
@@ -338,6 +347,7 @@ public final class FlightRecognizer {
                 path = predicted
                 predictedRivalsUsed += 1
                 cost.predictionCPUSeconds = prediction.cpuSeconds
+                cost.predictionFollowedTodaysGrammar = !predicts
                 cost.steps.rival = prediction.cpuSeconds
                 cost.steps.rivalAlongside = true
             } else {
@@ -361,7 +371,7 @@ public final class FlightRecognizer {
     func waitForRivalPrediction() { runningPrediction?.wait() }
 
     /// Starts decoding the rival of `flights` alongside (see `RivalPredictor`).
-    private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses,
+    private func startRivalPrediction(of flights: [FlightNumber], _ cepstra: Cepstra, after comparisons: ComparisonPasses?,
                                       cancellation: DecodeCancellation?) throws -> RivalPrediction {
         let prediction = try predictor().start(predicted: flights, from: grammar, pronunciations: grammarPronunciations, cepstra: cepstra,
                                                after: comparisons, cancellation: cancellation)

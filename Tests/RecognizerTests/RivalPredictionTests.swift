@@ -36,6 +36,23 @@ import Testing
         #expect(recognizer.predictedRivalsUsed == Self.clips.count)
     }
 
+    @Test func aRivalStartedOnceTodaysGrammarIsDoneGivesTheSameResultAsTheSequentialOne() throws {
+        var configuration = RecognizerConfiguration()
+        configuration.alwaysReadsRival = true
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
+        try recognizer.prepareStreaming()
+        for clip in Self.clips {
+            let samples = try TestFlights.samples(clip)
+            let sequential = try recognizer.decodeSnapshot(samples).result
+            #expect(sequential.rivalReading != nil, "\(clip): the rival was read")
+            recognizer.waitForRivalPrediction()
+            let beside = try recognizer.decodeSnapshot(samples, rivalBesideComparisons: true)
+            #expect(beside.cost.predictionCPUSeconds != nil, "\(clip): the rival started beside the comparisons was used")
+            Self.expectSameResult(beside.result, sequential, clip)
+        }
+        #expect(recognizer.predictedRivalsUsed == Self.clips.count)
+    }
+
     @Test func aWrongPredictionFallsBackToTheSequentialRival() throws {
         var configuration = RecognizerConfiguration()
         configuration.alwaysReadsRival = true

@@ -14,9 +14,16 @@ struct DecodeCost: Sendable {
     /// CPU seconds of each step, wherever it ran: what balancing the passes over the two cores has to go by.
     var steps = DecodeSteps()
 
-    /// Seconds the decode takes on two idle cores: the longer of the two threads' chains (the prediction starts when
-    /// the helper's comparison passes end).
-    var idleCoresSeconds: Double { max(mainCPUSeconds, comparisonsCPUSeconds + (predictionCPUSeconds ?? 0)) }
+    /// True when the rival used was started once today's grammar was done (`rivalBesideComparisons`), not predicted.
+    var predictionFollowedTodaysGrammar = false
+
+    /// Seconds the decode takes on two idle cores: the longest of the threads' chains (a predicted rival starts when
+    /// the helper's comparison passes end, one started beside them when today's grammar ends).
+    var idleCoresSeconds: Double {
+        guard let prediction = predictionCPUSeconds else { return max(mainCPUSeconds, comparisonsCPUSeconds) }
+        guard predictionFollowedTodaysGrammar else { return max(mainCPUSeconds, comparisonsCPUSeconds + prediction) }
+        return max(mainCPUSeconds, comparisonsCPUSeconds, steps.cepstra + steps.todaysGrammar + prediction)
+    }
 }
 
 /// CPU seconds of each step of one whole-utterance decode (0 for a step that did not run).

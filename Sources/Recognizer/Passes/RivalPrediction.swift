@@ -46,15 +46,15 @@ final class RivalPredictor: @unchecked Sendable {
         }
     }
 
-    /// Starts decoding `cepstra` against `today` less `predicted` (not empty), once `comparisons` has done its
+    /// Starts decoding `cepstra` against `today` less `predicted` (not empty), once `comparisons` (if any) has done its
     /// helper's work and any search being prepared is compiled, unless `cancellation` is cancelled by then.
     func start(predicted: [FlightNumber], from today: FlightGrammar, pronunciations: [String: String], cepstra: Cepstra,
-               after comparisons: ComparisonPasses, cancellation: DecodeCancellation? = nil) -> RivalPrediction {
+               after comparisons: ComparisonPasses?, cancellation: DecodeCancellation? = nil) -> RivalPrediction {
         let prediction = RivalPrediction(predicted: Set(predicted))
         let box = UncheckedSelf(predictor: self)
         lock.withLock { latestPrepared = Set(predicted) }
         queue.async {
-            comparisons.waitUntilDone()
+            comparisons?.waitUntilDone()
             let cpuBefore = ThreadCPUClock.seconds()
             var added = pronunciations
             let outcome = Result {
