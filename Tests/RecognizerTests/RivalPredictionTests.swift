@@ -16,11 +16,17 @@ import Testing
         #expect(concurrent.transcript == sequential.transcript, "\(clip)")
     }
 
-    @Test func aPredictedRivalGivesTheSameResultAsTheSequentialOne() throws {
+    /// A recognizer that reads the rival of every clip, its live decoders ready.
+    static func readyRecognizer() throws -> FlightRecognizer {
         var configuration = RecognizerConfiguration()
         configuration.alwaysReadsRival = true
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
         try recognizer.prepareStreaming()
+        return recognizer
+    }
+
+    @Test func aPredictedRivalGivesTheSameResultAsTheSequentialOne() throws {
+        let recognizer = try Self.readyRecognizer()
         for (index, clip) in Self.clips.enumerated() {
             let samples = try TestFlights.samples(clip)
             let sequential = try recognizer.decodeSnapshot(samples).result
@@ -37,10 +43,7 @@ import Testing
     }
 
     @Test func aRivalStartedOnceTodaysGrammarIsDoneGivesTheSameResultAsTheSequentialOne() throws {
-        var configuration = RecognizerConfiguration()
-        configuration.alwaysReadsRival = true
-        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
-        try recognizer.prepareStreaming()
+        let recognizer = try Self.readyRecognizer()
         for clip in Self.clips {
             let samples = try TestFlights.samples(clip)
             let sequential = try recognizer.decodeSnapshot(samples).result
@@ -54,10 +57,7 @@ import Testing
     }
 
     @Test func aWrongPredictionFallsBackToTheSequentialRival() throws {
-        var configuration = RecognizerConfiguration()
-        configuration.alwaysReadsRival = true
-        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
-        try recognizer.prepareStreaming()
+        let recognizer = try Self.readyRecognizer()
         for clip in Self.clips {
             let samples = try TestFlights.samples(clip)
             let sequential = try recognizer.decodeSnapshot(samples).result
