@@ -9,6 +9,12 @@ struct FlightGrammarTests {
         airlines: AirlineDirectory([Airline(iata: "LX", icao: "SWR", name: "Swiss", callsign: "Swiss", spokenNames: ["swiss air"])]),
         flights: [FlightNumber(parsing: "LX40")!, FlightNumber(parsing: "LX287")!])
 
+    @Test func aNumberIsContinuedByTheLongerNumbersOfAnyAirlineThatStartWithIt() {
+        let day = FlightVocabulary(airlines: Self.tiny.airlines, flights: ["LX40", "LX287", "AZ2871"].map { FlightNumber(parsing: $0)! })
+        #expect([4, 2, 28, 287].allSatisfy(day.continuesSomeFlight))
+        #expect(![40, 2871, 3, 41, 8].contains(where: day.continuesSomeFlight))
+    }
+
     @Test("the grammar of a tiny day matches the golden file")
     func golden() throws {
         let grammar = FlightGrammar(vocabulary: Self.tiny)

@@ -158,8 +158,9 @@ import Testing
 }
 
 /// When the live path ends a query early on the decode of the audio so far: on an accepted flight that is not the
-/// fragment the open grammar heard of it (a traveller pausing mid-number); and when it must wait despite a complete
-/// streaming hypothesis: on any such fragment, accepted or to be confirmed.
+/// fragment the open grammar heard of it (a traveller pausing mid-number), and on a refusal of a number that no flight
+/// of today's continues; and when it must wait despite a complete streaming hypothesis: on any such fragment, accepted
+/// or to be confirmed.
 struct WholeFlightRuleTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let decision: RecognitionDecision
@@ -185,14 +186,32 @@ struct WholeFlightRuleTests {
         Case(decision: .confirm([flight("LX19"), flight("LX189")]), open: "LX192", reading: .doubtfulFlight),
         Case(decision: .confirm([flight("VY6258")]), open: "BY625", reading: .fragment),
         Case(decision: .confirm([flight("LX40")]), open: nil, reading: .undecided),
-        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX40", reading: .undecided),
+        // Today's flights (`today`) are LX 40, LX 412 and VY 6258: LX 4, LX 41 and BY 625 can still grow into one of them.
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX4", reading: .undecided),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX41", reading: .undecided),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX40", reading: .wholeNumberRefused),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "BY625", reading: .undecided),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX412", reading: .wholeNumberRefused),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "UK6636", reading: .wholeNumberRefused),
+        Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "ET234", reading: .wholeNumberRefused),
         Case(decision: .rejected(.noHypothesis), open: nil, reading: .undecided),
         Case(decision: .noSpeech, open: nil, reading: .undecided),
     ]
 
     @Test(arguments: cases) func readsTheCandidatesDecode(_ example: Case) {
-        #expect(LiveRecognizer.reading(decision: example.decision, openGrammarFlight: example.open.map(Self.flight)) == example.reading)
+        #expect(LiveRecognizer.reading(decision: example.decision, openGrammarFlight: example.open.map(Self.flight), signalToNoise: 30,
+                                       wholeNumberMinimumSNR: 20, continuesSomeFlight: Self.today.continuesSomeFlight) == example.reading)
     }
+
+    @Test func aRefusedWholeNumberInNoiseKeepsTheLongWait() {
+        let refused = RecognitionDecision.rejected(.lowConfidence(score: 0.4))
+        for (snr, reading) in [(25.0, CandidateReading.wholeNumberRefused), (15, .undecided), (nil, .undecided)] {
+            #expect(LiveRecognizer.reading(decision: refused, openGrammarFlight: Self.flight("UK6636"), signalToNoise: snr,
+                                           wholeNumberMinimumSNR: 20, continuesSomeFlight: Self.today.continuesSomeFlight) == reading)
+        }
+    }
+
+    static let today = FlightVocabulary(airlines: TestFlights.airlines, flights: ["LX40", "LX412", "VY6258"].map(flight))
 }
 
 /// The live fixtures the CLI tests play (headerless 16 kHz clips; see make-live-fixtures.sh).

@@ -14,6 +14,16 @@ public struct FlightVocabulary: Sendable, Hashable {
         self.flights = Array(Set(flights)).sorted()
     }
 
+    /// True when some flight of the day, of any airline, has a longer number that starts with `number`'s digits
+    /// (LX 412 continues 4 and 41): a traveller who has said only that much may still be saying one of today's flights.
+    public func continuesSomeFlight(_ number: Int) -> Bool {
+        let digits = String(number)
+        return flights.contains { flight in
+            let other = String(flight.number)
+            return other.count > digits.count && other.hasPrefix(digits)
+        }
+    }
+
     /// The day's numbers and airlines as `dataSource` knows them near `now`.
     public init(dataSource: some FlightsDataSource, near now: Date = Date()) throws {
         self.init(airlines: try dataSource.airlineDirectory(), flights: try dataSource.flightNumbers(near: now))

@@ -48,6 +48,14 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// the short silence, because a "did you mean" is more often a traveller cut at a pause (ending such queries after
     /// the short silence cost 3 of 60 human dev clips their exact answer).
     public var doubtfulFlightSilenceSeconds = 0.6
+    /// The least SNR (dB, the decode's estimate) at which a refusal of a number no flight of today's continues ends the
+    /// query after the medium silence (`CandidateReading.wholeNumberRefused`). Speech counts as speech only
+    /// `speechAboveNoise` (10 dB) over the floor, so under 20 dB the weaker half of the traveller's words can sit below
+    /// it and read as a pause, and the open grammar reads digits into the noise: on `make training-set`'s dev-q a 5 dB
+    /// clip (estimated 12 dB) was cut 0.7 s into "tango golf seven five three six" on a number read from its first words, and on
+    /// the corpus (measured, not chosen on) two clips at 12 and 15 dB, each a right answer lost; over 20 dB none of 308
+    /// dev-q or 180 human dev clips lost an answer (one of 30 pause-set clips lost a "did you mean").
+    public var wholeNumberMinimumSNR = 20.0
     /// The short and medium silences (`completeSilenceSeconds`, `decodedFlightSilenceSeconds`,
     /// `doubtfulFlightSilenceSeconds`) last at least this many times the longest pause the traveller has made inside
     /// the utterance so far (capped at `incompleteSilenceSeconds`): a traveller who spells the number digit by digit
@@ -96,6 +104,10 @@ public enum CandidateReading: Sendable, Hashable {
     /// A "did you mean" of a flight that the open grammar did not read a fragment of: the medium silence ends the query
     /// (`doubtfulFlight`).
     case doubtfulFlight
+    /// A refusal of a number the open grammar read whole: no flight of today's list continues it
+    /// (`LiveRecognizer.reading`). The medium silence ends the query (`doubtfulFlightSilenceSeconds`), so that "please
+    /// say it again" comes as soon as a "did you mean" would.
+    case wholeNumberRefused
     /// None of these: the other rules decide.
     case undecided
 }
@@ -109,6 +121,9 @@ public enum EndpointReason: String, Sendable, Hashable {
     /// The decode of the audio up to the candidate end asked "did you mean" a whole flight: ended after the medium
     /// silence.
     case doubtfulFlight = "doubtful_flight"
+    /// The decode of the audio up to the candidate end refused a number that no flight of today's continues: ended
+    /// after the medium silence.
+    case wholeNumberRefused = "whole_number_refused"
     /// Ended after the long trailing silence.
     case trailingSilence = "trailing_silence"
     /// Reached the maximum utterance length.
@@ -262,6 +277,8 @@ public struct Endpointer: Sendable {
                 event = finished(end, lastSpeech, speechFrames, .decodedFlight)
             } else if candidateSent, candidateReading == .doubtfulFlight, silence >= shortSilence(configuration.doubtfulFlightSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .doubtfulFlight)
+            } else if candidateSent, candidateReading == .wholeNumberRefused, silence >= shortSilence(configuration.doubtfulFlightSilenceSeconds) {
+                event = finished(end, lastSpeech, speechFrames, .wholeNumberRefused)
             } else if silence >= configuration.frames(configuration.incompleteSilenceSeconds) {
                 event = finished(end, lastSpeech, speechFrames, .trailingSilence)
             } else if !candidateSent, silence >= configuration.frames(configuration.candidateSilenceSeconds),

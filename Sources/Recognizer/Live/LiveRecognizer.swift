@@ -212,11 +212,22 @@ public final class LiveRecognizer {
     /// the medium silence (`doubtfulFlightSilenceSeconds`): ending on one after the short silence cost 3 of 60 clean
     /// human dev clips their exact answer (speakers pausing inside the number, cut at the pause and asked about a
     /// flight they had not finished). Without a flight read by both, the other rules decide.
-    static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?) -> CandidateReading {
+    ///
+    /// A refusal is `wholeNumberRefused` when the open grammar read a number that no flight of today's list continues
+    /// (`continuesSomeFlight` false: "e t flight two three four" where no flight's number starts with 234, or four
+    /// digits, which nothing continues) in audio at least `wholeNumberMinimumSNR` dB over its noise: whatever the
+    /// traveller said next could not make it one of today's flights, so the long wait would only delay the request to
+    /// say it again. A number some flight continues ("L X four…", any airline, as above) keeps the long wait.
+    static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?, signalToNoise: Double?,
+                        wholeNumberMinimumSNR: Double, continuesSomeFlight: (Int) -> Bool) -> CandidateReading {
         let flight: FlightNumber
         switch decision {
         case .accepted(let accepted): flight = accepted
         case .confirm(let suggested) where !suggested.isEmpty: flight = suggested[0]
+        case .rejected:
+            guard let open = openGrammarFlight, let signalToNoise, signalToNoise >= wholeNumberMinimumSNR,
+                  !continuesSomeFlight(open.number) else { return .undecided }
+            return .wholeNumberRefused
         default: return .undecided
         }
         guard let open = openGrammarFlight else { return .undecided }
@@ -247,7 +258,10 @@ public final class LiveRecognizer {
             decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
         }
         candidateDecode = decoded
-        endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision, openGrammarFlight: decoded.result.openReading?.flight))
+        endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision, openGrammarFlight: decoded.result.openReading?.flight,
+                                                 signalToNoise: decoded.result.signalToNoiseRatio,
+                                                 wholeNumberMinimumSNR: configuration.endpointer.wholeNumberMinimumSNR,
+                                                 continuesSomeFlight: recognizer.vocabulary.continuesSomeFlight))
     }
 
     /// Decodes `samples` on this thread, timed.
