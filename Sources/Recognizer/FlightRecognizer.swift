@@ -270,9 +270,11 @@ public final class FlightRecognizer {
         return (result, cost)
     }
 
-    /// True when `hypothesis` names one of the flights in today's grammar from airline through number.
+    /// True when `hypothesis` names one of the flights in today's grammar from airline through number, and its words
+    /// do not end inside a longer number of today's (`FlightGrammar.endsInsideNumber`: "l x one five" while LX 154
+    /// flies is LX 15 or the start of LX 154).
     func namesCompleteFlight(_ hypothesis: String) -> Bool {
-        !grammar.flights(in: hypothesis).isEmpty
+        !grammar.flights(in: hypothesis).isEmpty && !grammar.endsInsideNumber(hypothesis)
     }
 
     /// The flights of today's grammar that the streaming pass's latest hypothesis names (none before one forms).

@@ -15,6 +15,18 @@ struct FlightGrammarTests {
         #expect(![40, 2871, 3, 41, 8].contains(where: day.continuesSomeFlight))
     }
 
+    @Test(arguments: [
+        ("lima x-ray one five", true), ("l x one five", true), ("swiss flight one five", true), ("l x fifteen", false),
+        ("l x one five four", false), ("l x one five please", false), ("l x four zero", true), ("l x four oh", true),
+        // "forty" starts "forty one" (LX 41) and "four" starts "four hundred", but no one pauses inside those.
+        ("l x forty", false), ("l x four", true), ("l x one", true), ("l x", false), ("one five", false), ("", false),
+    ])
+    func wordsEndInsideANumberWhenTheyStartAWayToSayALongerOneOfTheirAirline(hypothesis: String, inside: Bool) {
+        let day = FlightGrammar(vocabulary: FlightVocabulary(airlines: Self.tiny.airlines,
+                                                             flights: ["LX15", "LX154", "LX40", "LX41", "LX400"].map { FlightNumber(parsing: $0)! }))
+        #expect(day.endsInsideNumber(hypothesis) == inside)
+    }
+
     @Test("the grammar of a tiny day matches the golden file")
     func golden() throws {
         let grammar = FlightGrammar(vocabulary: Self.tiny)

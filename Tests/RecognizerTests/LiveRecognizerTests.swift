@@ -121,6 +121,22 @@ import Testing
         #expect(answered.map(\.endpoint) == expected.map(\.endpoint))
     }
 
+    /// A traveller who pauses where the words name a flight that flies and also start a longer one ("lima x-ray
+    /// twelve…", LX 12, then "…thirty four", LX 1234) is heard to the end of the number; where nothing longer flies,
+    /// the same pause ends the query.
+    @Test(arguments: [(["LX12", "LX1234"], 1), (["LX12"], 2)])
+    func aPauseAfterWordsThatStartALongerFlightIsWaitedOut(day flights: [String], queries: Int) throws {
+        // The fixture's "twelve" ends at 1.51 s; 0.6 s of room follows it, as a traveller's pause.
+        let clip = try TestFlights.samples("lima-xray-1234.wav"), pause = try Self.inRoom([]).prefix(9_600)
+        let samples = try Self.inRoom(Array(clip.prefix(24_160)) + pause + Array(clip.dropFirst(24_160)))
+        let day = FlightVocabulary(airlines: TestFlights.airlines, flights: ["LX40", "BA287"].map { FlightNumber(parsing: $0)! }
+                                   + flights.map { FlightNumber(parsing: $0)! })
+        let finals = try Self.events(samples, LiveRecognizer(recognizer: FlightRecognizer(vocabulary: day)))
+            .compactMap { event -> LiveUtterance? in if case .final(let utterance) = event { utterance } else { nil } }
+        #expect(finals.count == queries, "\(finals.map { "\($0.reason) \($0.result.transcript.text)" })")
+        if queries == 1 { #expect(finals.first?.result.decision.acceptedFlight != FlightNumber(parsing: "LX12")) }
+    }
+
     /// The batch answer for the audio the live path decoded: the live answer is that, whatever ended the query.
     @Test func theLiveAnswerIsTheBatchAnswerOfTheAudioItDecoded() throws {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
@@ -164,9 +180,12 @@ import Testing
 struct WholeFlightRuleTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let decision: RecognitionDecision
+        var heardEndsInsideNumber = false
         let open: String?
         let reading: CandidateReading
-        var testDescription: String { "\(decision) / open \(open ?? "none") → \(reading)" }
+        var testDescription: String {
+            "\(decision)\(heardEndsInsideNumber ? " (its words end inside another number)" : "") / open \(open ?? "none") → \(reading)"
+        }
     }
 
     static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
@@ -186,6 +205,10 @@ struct WholeFlightRuleTests {
         Case(decision: .confirm([flight("LX19"), flight("LX189")]), open: "LX192", reading: .doubtfulFlight),
         Case(decision: .confirm([flight("VY6258")]), open: "BY625", reading: .fragment),
         Case(decision: .confirm([flight("LX40")]), open: nil, reading: .undecided),
+        // "l x one five…" names LX 15 and starts LX 154: whichever grammar reads it whole, the traveller may go on.
+        Case(decision: .accepted(flight("LX15")), heardEndsInsideNumber: true, open: "LX15", reading: .fragment),
+        Case(decision: .confirm([flight("LX15")]), heardEndsInsideNumber: true, open: "LX15", reading: .fragment),
+        Case(decision: .accepted(flight("LX15")), heardEndsInsideNumber: true, open: nil, reading: .fragment),
         // Today's flights (`today`) are LX 40, LX 412 and VY 6258: LX 4, LX 41 and BY 625 can still grow into one of them.
         Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX4", reading: .undecided),
         Case(decision: .rejected(.lowConfidence(score: 0.4)), open: "LX41", reading: .undecided),
@@ -199,14 +222,15 @@ struct WholeFlightRuleTests {
     ]
 
     @Test(arguments: cases) func readsTheCandidatesDecode(_ example: Case) {
-        #expect(LiveRecognizer.reading(decision: example.decision, openGrammarFlight: example.open.map(Self.flight), signalToNoise: 30,
+        #expect(LiveRecognizer.reading(decision: example.decision, heardEndsInsideNumber: example.heardEndsInsideNumber,
+                                       openGrammarFlight: example.open.map(Self.flight), signalToNoise: 30,
                                        wholeNumberMinimumSNR: 20, continuesSomeFlight: Self.today.continuesSomeFlight) == example.reading)
     }
 
     @Test func aRefusedWholeNumberInNoiseKeepsTheLongWait() {
         let refused = RecognitionDecision.rejected(.lowConfidence(score: 0.4))
         for (snr, reading) in [(25.0, CandidateReading.wholeNumberRefused), (15, .undecided), (nil, .undecided)] {
-            #expect(LiveRecognizer.reading(decision: refused, openGrammarFlight: Self.flight("UK6636"), signalToNoise: snr,
+            #expect(LiveRecognizer.reading(decision: refused, heardEndsInsideNumber: false, openGrammarFlight: Self.flight("UK6636"), signalToNoise: snr,
                                            wholeNumberMinimumSNR: 20, continuesSomeFlight: Self.today.continuesSomeFlight) == reading)
         }
     }

@@ -36,8 +36,10 @@ def main():
         work = os.path.join(out, f".work{index}")
         run("espeak-ng", "-v", voice, "-s", 150, "-w", work + "a.wav", first)
         run("espeak-ng", "-v", voice, "-s", 150, "-w", work + "b.wav", second)
-        run("sox", "-R", work + "a.wav", "-r", 16000, "-c", 1, "-b", 16, work + "a16.wav")
-        run("sox", "-R", work + "b.wav", "-r", 16000, "-c", 1, "-b", 16, work + "b16.wav")
+        # espeak-ng puts silence before and after its words: trimmed, so that the pause is the one chosen.
+        for part in ["a", "b"]:
+            run("sox", "-R", work + part + ".wav", "-r", 16000, "-c", 1, "-b", 16, work + part + "16.wav",
+                "silence", 1, 0.01, "-50d", "reverse", "silence", 1, 0.01, "-50d", "reverse")
         run("sox", "-R", "-n", "-r", 16000, "-c", 1, "-b", 16, work + "gap.wav", "trim", "0", pause)
         run("sox", "-R", work + "a16.wav", work + "gap.wav", work + "b16.wav", work + "words.wav")
         run("sox", "-R", work + "words.wav", work + "pad.wav", "pad", 0.6, 0.8)

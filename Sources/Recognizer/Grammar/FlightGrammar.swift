@@ -131,6 +131,36 @@ public struct FlightGrammar: Sendable {
         return found
     }
 
+    /// True when `hypothesis` ends inside a number: the words after an airline it names are the first words, not all,
+    /// of a way to say one of today's numbers of that airline ("l x one five" while LX 154 flies), and the next word
+    /// of that way is one a traveller may say after a pause (`mayFollowAPause`). Such words can name a flight of
+    /// today's (LX 15) and still be a traveller pausing mid-number; "l x forty" while LX 400 flies does not end inside
+    /// a number, as no way of saying 400 starts with "forty", nor while LX 41 flies, as "forty-one" is said as one word.
+    public func endsInsideNumber(_ hypothesis: String) -> Bool {
+        let words = hypothesis.lowercased().split(separator: " ").map(String.init)
+        for start in words.indices {
+            for phrase in airlinePhrases where words[start...].starts(with: phrase.words) {
+                var numberStart = start + phrase.words.count
+                if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
+                guard numberStart < words.count, let table = numberReadings[phrase.airline] else { continue }
+                let saidSoFar = words[numberStart...].joined(separator: " ") + " ", last = words[words.count - 1]
+                if table.keys.contains(where: { way in
+                    way.hasPrefix(saidSoFar) && Self.mayFollowAPause(last, way.dropFirst(saidSoFar.count).prefix { $0 != " " })
+                }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// True when the number word `next` may come after a pause that follows `last`: not the units of a tens word
+    /// ("forty… one" is "forty-one", one word), nor "hundred" or "thousand" after their digit.
+    static func mayFollowAPause(_ last: String, _ next: Substring) -> Bool {
+        if next == SpokenVocabulary.hundred || next == SpokenVocabulary.thousand { return false }
+        let completesTens = SpokenVocabulary.tensWords.contains(last)
+            && SpokenVocabulary.value(ofNumberWord: String(next)).map { (1...9).contains($0) } == true
+        return !completesTens
+    }
+
     /// True for a word that would continue a number ("one", "hundred", "double"): a reading must not stop before it.
     static func continuesNumber(_ word: String) -> Bool {
         SpokenVocabulary.value(ofNumberWord: word) != nil || SpokenVocabulary.repeaters[word] != nil

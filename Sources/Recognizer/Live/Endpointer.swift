@@ -98,8 +98,9 @@ public enum CandidateReading: Sendable, Hashable {
     /// (`decodedFlight`).
     case wholeFlight
     /// The open grammar read only the first digits of the flight today's grammar forced the audio onto ("L X four…"
-    /// read LX 4, forced onto LX 40): a traveller pausing mid-number. Only the long silence ends the query, even when
-    /// the streaming hypothesis names a complete flight.
+    /// read LX 4, forced onto LX 40), or the words heard name a flight and start a longer one of today's ("l x one
+    /// five…": LX 15 or LX 154): a traveller pausing mid-number. Only the long silence ends the query, even when the
+    /// streaming hypothesis names a complete flight.
     case fragment
     /// A "did you mean" of a flight that the open grammar did not read a fragment of: the medium silence ends the query
     /// (`doubtfulFlight`).

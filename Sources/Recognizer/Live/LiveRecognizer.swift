@@ -213,13 +213,19 @@ public final class LiveRecognizer {
     /// human dev clips their exact answer (speakers pausing inside the number, cut at the pause and asked about a
     /// flight they had not finished). Without a flight read by both, the other rules decide.
     ///
+    /// The flight heard is a fragment too when today's grammar's words for it end inside a longer number of today's
+    /// (`heardEndsInsideNumber`, `FlightGrammar.endsInsideNumber`): "l x one five…" is LX 15, which flies, and the start
+    /// of LX 1596, which flies too, and both grammars read it whole. Answering there sent 2 of 30 pause clips
+    /// (`scripts/live/make-pause-set.py`) to LX 15's gate; waiting the long silence costs 0.6 s only to the queries
+    /// whose words start another flight's (LX 40 said "four zero" while LX 400 flies).
+    ///
     /// A refusal is `wholeNumberRefused` when the open grammar read a number that no flight of today's list continues
     /// (`continuesSomeFlight` false: "e t flight two three four" where no flight's number starts with 234, or four
     /// digits, which nothing continues) in audio at least `wholeNumberMinimumSNR` dB over its noise: whatever the
     /// traveller said next could not make it one of today's flights, so the long wait would only delay the request to
     /// say it again. A number some flight continues ("L X four…", any airline, as above) keeps the long wait.
-    static func reading(decision: RecognitionDecision, openGrammarFlight: FlightNumber?, signalToNoise: Double?,
-                        wholeNumberMinimumSNR: Double, continuesSomeFlight: (Int) -> Bool) -> CandidateReading {
+    static func reading(decision: RecognitionDecision, heardEndsInsideNumber: Bool, openGrammarFlight: FlightNumber?,
+                        signalToNoise: Double?, wholeNumberMinimumSNR: Double, continuesSomeFlight: (Int) -> Bool) -> CandidateReading {
         let flight: FlightNumber
         switch decision {
         case .accepted(let accepted): flight = accepted
@@ -230,6 +236,7 @@ public final class LiveRecognizer {
             return .wholeNumberRefused
         default: return .undecided
         }
+        if heardEndsInsideNumber { return .fragment }
         guard let open = openGrammarFlight else { return .undecided }
         let said = String(flight.number), read = String(open.number)
         if read != said && said.hasPrefix(read) { return .fragment }
@@ -258,7 +265,9 @@ public final class LiveRecognizer {
             decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
         }
         candidateDecode = decoded
-        endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision, openGrammarFlight: decoded.result.openReading?.flight,
+        endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision,
+                                                 heardEndsInsideNumber: recognizer.grammar.endsInsideNumber(decoded.result.transcript.text),
+                                                 openGrammarFlight: decoded.result.openReading?.flight,
                                                  signalToNoise: decoded.result.signalToNoiseRatio,
                                                  wholeNumberMinimumSNR: configuration.endpointer.wholeNumberMinimumSNR,
                                                  continuesSomeFlight: recognizer.vocabulary.continuesSomeFlight))
@@ -350,10 +359,10 @@ public final class LiveRecognizer {
     private func feedRecognizer(_ samples: ArraySlice<Int16>, into events: inout [LiveEvent]) {
         for event in recognizer.process(samples) {
             if case .partial(let text) = event {
-                let complete = recognizer.namesCompleteFlight(text)
-                endpointer.hypothesisChanged(isCompleteFlight: complete)
+                endpointer.hypothesisChanged(isCompleteFlight: recognizer.namesCompleteFlight(text))
                 // The rival the decode will predict, compiled on the second core while the traveller finishes.
-                if complete, configuration.predictsRival { try? recognizer.prepareRival(excluding: recognizer.streamingFlights) }
+                let named = recognizer.streamingFlights
+                if !named.isEmpty, configuration.predictsRival { try? recognizer.prepareRival(excluding: named) }
                 events.append(.partial(text))
             }
         }
