@@ -58,6 +58,16 @@ struct LiveClipFeedTests {
         #expect(feed.samples.count == feed.clipStart + clip.count + Int(LiveClipFeed.trailingBackgroundSeconds * Double(Self.rate)))
     }
 
+    @Test("a word fading into the quiet after it is not repeated as the room")
+    func fadingWordEnd() {
+        let clip = Self.tone(1.0, level: -12) + Self.tone(0.08, level: -45) + Self.noise(0.25, level: -78)
+        let feed = LiveClipFeed(clip: clip, sampleRate: Self.rate)
+        #expect(feed.clipStart == Self.rate)
+        let room = feed.samples[..<feed.clipStart] + feed.samples[(feed.clipStart + clip.count)...]
+        let loudest = stride(from: room.startIndex, to: room.endIndex - 160, by: 160).map { Self.level(room[$0..<($0 + 160)]) }.max() ?? 0
+        #expect(loudest < -70, "the room before and after the clip holds a frame at \(loudest) dBFS")
+    }
+
     @Test("a clip that is sound from end to end is fed as it is")
     func noEdges() {
         let clip = Self.tone(1.0, level: -15)

@@ -14,6 +14,11 @@ public struct LiveClipFeed: Sendable {
     /// without it, such a clip starts the endpointer on speech it has no noise floor to set it against (10 dB corpus
     /// clips that start with a word were never heard at all).
     public static let backgroundAboveQuietest = 6.0
+    /// How far over its edge's median level a frame next to the words may stand and still be background. Louder frames
+    /// there are a word fading in or out (an 8 kHz corpus clip's last word fades over 80 ms from −44 to −53 dB into
+    /// −78 dB of silence, all 30 dB under its loudest frame): repeated as the room, they came back every 0.3 s as
+    /// bursts the endpointer took for speech, so the query started in the lead ("uh u a niner…") and never ended.
+    public static let edgeAboveMedian = 6.0
     /// Shortest stretch of the clip's own quiet worth repeating as background, in seconds.
     public static let shortestBackgroundSeconds = 0.1
     /// A clip whose words fill it from its first sample to its last (noise mixed over the speech alone) has no quiet
@@ -31,8 +36,8 @@ public struct LiveClipFeed: Sendable {
     /// what it heard).
     public let soundEnd: Int
 
-    /// Builds the feed from the clip's own quiet edges (leading if it has one, else trailing, else its quiet between
-    /// words); a clip without any quiet is fed as it is.
+    /// Builds the feed from the clip's own quiet edges, less a word's fading start or end (leading if it has one, else
+    /// trailing, else its quiet between words); a clip without any quiet is fed as it is.
     public init(clip: [Int16], sampleRate: Int) {
         let frame = sampleRate / 100
         let levels = stride(from: 0, to: clip.count - frame + 1, by: frame).map { Endpointer.level(of: clip[$0..<($0 + frame)]) }
@@ -41,11 +46,13 @@ public struct LiveClipFeed: Sendable {
         let leadingFrames = levels.firstIndex { $0 >= floor } ?? 0
         let trailingFrames = levels.count - 1 - (levels.lastIndex { $0 >= floor } ?? (levels.count - 1))
         let shortest = Int(Self.shortestBackgroundSeconds * 100)
+        let leadingRoom = leadingFrames - Self.fadingFrames(levels[..<leadingFrames].reversed())
+        let trailingRoom = trailingFrames - Self.fadingFrames(levels[(levels.count - trailingFrames)...])
         let background: ArraySlice<Int16>
-        if leadingFrames >= shortest {
-            background = clip[0..<(leadingFrames * frame)]
-        } else if trailingFrames >= shortest {
-            background = clip[(clip.count - trailingFrames * frame)...]
+        if leadingRoom >= shortest {
+            background = clip[0..<(leadingRoom * frame)]
+        } else if trailingRoom >= shortest {
+            background = clip[(clip.count - trailingRoom * frame)...]
         } else {
             let gaps = Self.quietStretches(levels, below: floor, shortest: Int(Self.shortestGapSeconds * 100))
                 .filter { $0.lowerBound > 0 && $0.upperBound < levels.count }
@@ -64,6 +71,14 @@ public struct LiveClipFeed: Sendable {
         samples = leading + clip + repeated(Self.trailingBackgroundSeconds)
         clipStart = leading.count
         soundEnd = clipStart + min(clip.count, (levels.count - trailingFrames) * frame)
+    }
+
+    /// How many of an edge's frame levels, counted from the words outward, stand more than `edgeAboveMedian` over the
+    /// edge's median before the first that does not: a word's fading start or end.
+    private static func fadingFrames<Levels: Collection<Double>>(_ fromTheWords: Levels) -> Int {
+        guard !fromTheWords.isEmpty else { return 0 }
+        let median = fromTheWords.sorted()[fromTheWords.count / 2]
+        return fromTheWords.prefix { $0 > median + edgeAboveMedian }.count
     }
 
     /// The runs of at least `shortest` consecutive frames quieter than `floor`.
