@@ -52,9 +52,9 @@ public struct EndpointerConfiguration: Sendable, Hashable {
     /// query after the medium silence (`CandidateReading.wholeNumberRefused`). Speech counts as speech only
     /// `speechAboveNoise` (10 dB) over the floor, so under 20 dB the weaker half of the traveller's words can sit below
     /// it and read as a pause, and the open grammar reads digits into the noise: on `make training-set`'s dev-q a 5 dB
-    /// clip (estimated 12 dB) was cut 0.7 s into "tango golf seven five three six" on a number read from its first words, and on
-    /// the corpus (measured, not chosen on) two clips at 12 and 15 dB, each a right answer lost; over 20 dB none of 308
-    /// dev-q or 180 human dev clips lost an answer (one of 30 pause-set clips lost a "did you mean").
+    /// clip (estimated 12 dB) was cut 0.7 s into "tango golf seven five three six" on a number read from its first
+    /// words, and without the gate two corpus clips at 12 and 15 dB each lost a right answer; over 20 dB none of 308
+    /// dev-q, 180 human dev or 30 pause-set clips (`scripts/live/make-pause-set.py`) lost an answer.
     public var wholeNumberMinimumSNR = 20.0
     /// The short and medium silences (`completeSilenceSeconds`, `decodedFlightSilenceSeconds`,
     /// `doubtfulFlightSilenceSeconds`) last at least this many times the longest pause the traveller has made inside
