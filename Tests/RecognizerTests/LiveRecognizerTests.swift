@@ -24,6 +24,11 @@ import Testing
         return events + (try live.finish())
     }
 
+    /// The utterances answered when `samples` are fed to `live` as `events` feeds them.
+    static func finals(_ samples: [Int16], _ live: LiveRecognizer) throws -> [LiveUtterance] {
+        try events(samples, live).compactMap { event in if case .final(let utterance) = event { utterance } else { nil } }
+    }
+
     @Test func aQueryInARoomIsFoundOnceWithPartialsAndTheBatchAnswer() throws {
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary)
         let live = try LiveRecognizer(recognizer: recognizer)
@@ -111,10 +116,7 @@ import Testing
         withoutSpeculation.speculates = false
         let live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary))
         let direct = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary), configuration: withoutSpeculation)
-        func finals(_ live: LiveRecognizer) throws -> [LiveUtterance] {
-            try Self.events(samples, live).compactMap { event in if case .final(let utterance) = event { utterance } else { nil } }
-        }
-        let answered = try finals(live), expected = try finals(direct)
+        let answered = try Self.finals(samples, live), expected = try Self.finals(samples, direct)
         #expect(live.cancelledBackgroundDecodes >= 1)
         #expect(answered.count == 1 && expected.count == 1)
         #expect(answered.map(\.result.decision) == expected.map(\.result.decision))
@@ -131,8 +133,7 @@ import Testing
         let samples = try Self.inRoom(Array(clip.prefix(24_160)) + pause + Array(clip.dropFirst(24_160)))
         let day = FlightVocabulary(airlines: TestFlights.airlines, flights: ["LX40", "BA287"].map { FlightNumber(parsing: $0)! }
                                    + flights.map { FlightNumber(parsing: $0)! })
-        let finals = try Self.events(samples, LiveRecognizer(recognizer: FlightRecognizer(vocabulary: day)))
-            .compactMap { event -> LiveUtterance? in if case .final(let utterance) = event { utterance } else { nil } }
+        let finals = try Self.finals(samples, LiveRecognizer(recognizer: FlightRecognizer(vocabulary: day)))
         #expect(finals.count == queries, "\(finals.map { "\($0.reason) \($0.result.transcript.text)" })")
         if queries == 1 { #expect(finals.first?.result.decision.acceptedFlight != FlightNumber(parsing: "LX12")) }
     }
@@ -146,7 +147,7 @@ import Testing
             let samples = try Self.inRoom(TestFlights.samples(clip))
             var decoded: [Int16]?
             live.decodedAudio = { decoded = $0 }
-            let finals = try Self.events(samples, live).compactMap { event -> LiveUtterance? in if case .final(let utterance) = event { utterance } else { nil } }
+            let finals = try Self.finals(samples, live)
             let utterance = try #require(finals.first, "\(clip) was answered")
             let audio = try #require(decoded)
             let expected = try batch.recognize(samples: audio)
