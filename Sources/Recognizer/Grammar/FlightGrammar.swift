@@ -108,23 +108,18 @@ public struct FlightGrammar: Sendable {
 
     /// The flights a recognized word sequence names, in order of appearance; several when it is ambiguous.
     public func flights(in hypothesis: String) -> [FlightNumber] {
-        readings(of: hypothesis.lowercased().split(separator: " ").map(String.init)).map(\.flight)
+        readings(of: Self.words(of: hypothesis)).map(\.flight)
     }
 
     /// Each flight a word sequence names with the word positions that name it (airline through number).
     func readings(of words: [String]) -> [(flight: FlightNumber, words: Range<Int>)] {
         var found: [(flight: FlightNumber, words: Range<Int>)] = []
-        for start in words.indices {
-            for phrase in airlinePhrases where words[start...].starts(with: phrase.words) {
-                var numberStart = start + phrase.words.count
-                if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
-                guard let table = numberReadings[phrase.airline] else { continue }
-                for end in stride(from: words.count, to: numberStart, by: -1) where end == words.count || !Self.continuesNumber(words[end]) {
-                    if let number = table[words[numberStart..<end].joined(separator: " ")],
-                       let flight = FlightNumber(airline: phrase.airline, number: number) {
-                        if !found.contains(where: { $0.flight == flight }) { found.append((flight, start..<end)) }
-                        break
-                    }
+        for named in airlinesNamed(in: words) {
+            for end in stride(from: words.count, to: named.numberStart, by: -1) where end == words.count || !Self.continuesNumber(words[end]) {
+                if let number = named.numbers[words[named.numberStart..<end].joined(separator: " ")],
+                   let flight = FlightNumber(airline: named.airline, number: number) {
+                    if !found.contains(where: { $0.flight == flight }) { found.append((flight, named.start..<end)) }
+                    break
                 }
             }
         }
@@ -137,19 +132,32 @@ public struct FlightGrammar: Sendable {
     /// today's (LX 15) and still be a traveller pausing mid-number; "l x forty" while LX 400 flies does not end inside
     /// a number, as no way of saying 400 starts with "forty", nor while LX 41 flies, as "forty-one" is said as one word.
     public func endsInsideNumber(_ hypothesis: String) -> Bool {
-        let words = hypothesis.lowercased().split(separator: " ").map(String.init)
-        for start in words.indices {
-            for phrase in airlinePhrases where words[start...].starts(with: phrase.words) {
-                var numberStart = start + phrase.words.count
-                if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
-                guard numberStart < words.count, let table = numberReadings[phrase.airline] else { continue }
-                let saidSoFar = words[numberStart...].joined(separator: " ") + " ", last = words[words.count - 1]
-                if table.keys.contains(where: { way in
-                    way.hasPrefix(saidSoFar) && Self.mayFollowAPause(last, way.dropFirst(saidSoFar.count).prefix { $0 != " " })
-                }) { return true }
+        let words = Self.words(of: hypothesis)
+        return airlinesNamed(in: words).contains { named in
+            guard named.numberStart < words.count else { return false }
+            let saidSoFar = words[named.numberStart...].joined(separator: " ") + " ", last = words[words.count - 1]
+            return named.numbers.keys.contains { way in
+                way.hasPrefix(saidSoFar) && Self.mayFollowAPause(last, way.dropFirst(saidSoFar.count).prefix { $0 != " " })
             }
         }
-        return false
+    }
+
+    /// Every place `words` name an airline that flies today: where its name starts, where its number would start
+    /// (after an optional "flight"), and the ways to say its numbers today.
+    private func airlinesNamed(in words: [String]) -> [(airline: String, start: Int, numberStart: Int, numbers: [String: Int])] {
+        words.indices.flatMap { start in
+            airlinePhrases.filter { words[start...].starts(with: $0.words) }.compactMap { phrase in
+                guard let numbers = numberReadings[phrase.airline] else { return nil }
+                var numberStart = start + phrase.words.count
+                if numberStart < words.count, words[numberStart] == Self.flightWord { numberStart += 1 }
+                return (phrase.airline, start, numberStart, numbers)
+            }
+        }
+    }
+
+    /// A hypothesis's words, lowercased.
+    private static func words(of hypothesis: String) -> [String] {
+        hypothesis.lowercased().split(separator: " ").map(String.init)
     }
 
     /// True when the number word `next` may come after a pause that follows `last`: not the units of a tens word
