@@ -301,6 +301,14 @@ public final class LiveRecognizer {
                                      startedAt: seconds(received), predictedFlights: tail.predictedFlights)
     }
 
+    /// The decode of `samples`, the utterance's audio up to stream position `endSample`: the background decode when it
+    /// is of that audio, else one made on this thread once any background decode has finished (they share the decoders).
+    private func decode(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
+        if let speculation, speculation.endSample == endSample { return try speculation.decoded() }
+        speculation?.wait()
+        return try decodeNow(samples, endSample: endSample, predictedFlights: predictedFlights)
+    }
+
     /// Decodes `samples` on this thread, timed.
     private func decodeNow(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
         let started = seconds(received)
@@ -346,20 +354,12 @@ public final class LiveRecognizer {
             }
             let decoded: CandidateDecode
             if let tail, frame * samplesPerFrame >= tail.endSample, let candidate, candidate.lastSpeech == lastSpeech {
-                if let speculation, speculation.endSample == tail.endSample {
-                    decoded = try speculation.decoded()
-                } else {
-                    speculation?.wait()
-                    decoded = try decodeNow(tail.samples, endSample: tail.endSample, predictedFlights: tail.predictedFlights)
-                }
+                decoded = try decode(tail.samples, endSample: tail.endSample, predictedFlights: tail.predictedFlights)
             } else if let candidate, candidate.endSample >= lastSpeech {
                 if let known = candidateDecode, known.endSample == candidate.endSample {
                     decoded = known
-                } else if let speculation, speculation.endSample == candidate.endSample {
-                    decoded = try speculation.decoded()
                 } else {
-                    speculation?.wait()
-                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
+                    decoded = try decode(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
                 }
             } else {
                 speculation?.wait()
