@@ -204,17 +204,40 @@ struct EndpointerTests {
 
     @Test func anAnnouncementGoingOnAfterTheLastWordDoesNotHoldTheQueryOpen() {
         let levels = Self.murmur(-47, 2) + Self.frames(Self.voice, 1.2) + Self.murmur(-43, 9)
-        let lastWord = 320
+        let lastWord = 320, firstSoundOfTheAnnouncement = 15
         let events = Self.run(levels)
         #expect(events.prefix(3).map(Self.describe) == ["start", "candidate", "end:trailing_silence"], "\(events.map(Self.describe))")
         if case .ended(let frame, let lastSpeech, _) = events.dropFirst(2).first {
-            #expect((lastWord...lastWord + 2).contains(lastSpeech), "the last word, as the level's 30 ms smoothing extends it")
+            let heardEnd = lastWord + firstSoundOfTheAnnouncement
+            #expect((heardEnd...heardEnd + 2).contains(lastSpeech),
+                    "the announcement's first sound follows the word unbroken, 2 dB under the gate: within the release, it is the word's end")
             #expect(frame - lastSpeech == EndpointerConfiguration().frames(EndpointerConfiguration().incompleteSilenceSeconds))
         }
         var floorOnly = EndpointerConfiguration()
         floorOnly.speechAboveAmbient = -.infinity
         #expect(Self.run(levels, configuration: floorOnly).prefix(2).map(Self.describe) == ["start", "end:maximum_length"],
                 "judged by the floor alone, the announcement is speech")
+    }
+
+    /// Where the endpointer says the query's speech ended.
+    static func lastSpeech(_ levels: [Double], configuration: EndpointerConfiguration = EndpointerConfiguration()) -> Int? {
+        for case .ended(_, let lastSpeech, _) in run(levels, configuration: configuration) { return lastSpeech }
+        return nil
+    }
+
+    @Test func aWordsFadingEndIsPartOfTheQueryButTheSameFaintSoundAfterAPauseIsNot() {
+        let faint = -57.0, lastWord = 200
+        #expect(faint < EndpointerConfiguration().minimumSpeechLevel, "under the speech threshold")
+        let fading = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1) + Self.frames(faint, 0.2) + Self.frames(Self.room, 2)
+        let afterAPause = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1) + Self.frames(Self.room, 0.2) + Self.frames(faint, 0.2)
+            + Self.frames(Self.room, 2)
+        let fadingEnd = lastWord + 20
+        #expect(Self.lastSpeech(fading).map { (fadingEnd...fadingEnd + 2).contains($0) } == true, "\(String(describing: Self.lastSpeech(fading)))")
+        #expect(Self.lastSpeech(afterAPause).map { (lastWord...lastWord + 2).contains($0) } == true)
+        var withoutRelease = EndpointerConfiguration()
+        withoutRelease.speechReleaseBelowThreshold = 0
+        #expect(Self.lastSpeech(fading, configuration: withoutRelease).map { (lastWord...lastWord + 2).contains($0) } == true,
+                "without the release the fading end is room")
     }
 
     @Test func aRecordingThatOpensOnItsWordsIsStillHeard() {

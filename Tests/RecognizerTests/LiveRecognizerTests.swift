@@ -87,7 +87,7 @@ import Testing
         #expect(recognizer.streamingFlights == [FlightNumber(parsing: flight)!], "partials: \(partials)")
     }
 
-    /// "ba287.wav" ends on its candidate's decode, "where-exit.wav" (no flight) on the long wait, from its tail's.
+    /// "ba287.wav" ends on its candidate's decode, "where-exit.wav" (no flight) on the long wait.
     @Test(arguments: ["ba287.wav", "where-exit.wav"])
     func theAnswerDoesNotDependOnWhetherTheBackgroundDecodeWasUsed(clip: String) throws {
         let samples = try Self.inRoom(TestFlights.samples(clip))
@@ -138,25 +138,6 @@ import Testing
         let finals = try Self.finals(samples, LiveRecognizer(recognizer: FlightRecognizer(vocabulary: day)))
         #expect(finals.count == queries, "\(finals.map { "\($0.reason) \($0.result.transcript.text)" })")
         if queries == 1 { #expect(finals.first?.result.decision.acceptedFlight != FlightNumber(parsing: "LX12")) }
-    }
-
-    /// A query that waits `tailHeardSeconds` or longer after its last word is answered from its audio with that much of
-    /// what really followed the word (where a faint last digit the endpointer took for quiet would be), not from the
-    /// audio up to the candidate end with the room repeated after it.
-    @Test func aQueryThatWaitsIsDecodedWithWhatFollowedItsLastWord() throws {
-        let samples = try Self.inRoom(TestFlights.samples("where-exit.wav"))
-        let live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: TestFlights.vocabulary))
-        var decoded: [Int16]?
-        live.decodedAudio = { decoded = $0 }
-        let utterance = try #require(try Self.finals(samples, live).first)
-        let tail = try #require(live.configuration.tailHeardSeconds)
-        #expect(utterance.endpoint - utterance.speechEnd >= tail, "\(utterance.reason) at \(utterance.endpoint)")
-        func sample(_ seconds: Double) -> Int { Int((seconds * 16_000).rounded()) }
-        let first = sample(utterance.speechStart - live.configuration.leadDecodedSeconds), heard = sample(utterance.speechEnd + tail)
-        let audio = try #require(decoded)
-        #expect(audio.count >= heard - first)
-        let firstDifference = zip(audio, samples[first..<heard]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(firstDifference == nil, "decoded audio leaves the stream \(Double(firstDifference ?? 0) / 16_000) s in, \(Double(heard - first) / 16_000) s expected")
     }
 
     /// The batch answer for the audio the live path decoded: the live answer is that, whatever ended the query.

@@ -58,13 +58,6 @@ public struct LiveConfiguration: Sendable {
     public var leadDecodedSeconds = 0.25
     /// Decode the candidate end in the background while the endpointer still waits (see `LiveRecognizer`).
     public var speculates = true
-    /// Real audio after the last word that the answer of a query ending on a longer wait is decoded with, in seconds;
-    /// nil decodes every query as its candidate end. In noise the endpointer hears a word's last sounds as quiet (on
-    /// the corpus's 10 dB clips the speech it heard ended a median 0.13 s, a tenth of them 0.26 s or more, before the
-    /// clean clip's), and a faint last digit, cut off at the candidate end, can leave another flight ("w k four one…
-    /// two" answered WK 41). When the query waits this long anyway, its audio is decoded again with this much of
-    /// what came after the last word, in the background once the candidate's decode is done.
-    public var tailHeardSeconds: Double? = 0.4
     /// Decode the rival alongside today's grammar, for the flights the streaming hypothesis names at the candidate end
     /// (see `RivalPrediction`): the rival is off the critical path when the prediction holds; the result is the same
     /// either way.
@@ -108,10 +101,7 @@ public final class LiveRecognizer {
     private var speechStart = 0
     /// The audio of the latest candidate end, and the flights the streaming hypothesis named then (for the rival
     /// decoded alongside, with `predictsRival`).
-    private var candidate: (endSample: Int, lastSpeech: Int, samples: [Int16], predictedFlights: [FlightNumber])?
-    /// The audio of the current candidate's utterance with `tailHeardSeconds` of what followed it (stream positions in
-    /// samples), once that much has been heard.
-    private var tail: (endSample: Int, samples: [Int16], predictedFlights: [FlightNumber])?
+    private var candidate: (endSample: Int, samples: [Int16], predictedFlights: [FlightNumber])?
     private var speculation: SnapshotDecode?
     /// The decode of `candidate` once it is known (told to the endpointer), and whether it ran in the background.
     private var candidateDecode: CandidateDecode?
@@ -164,7 +154,6 @@ public final class LiveRecognizer {
         recognizer.reset()
         inUtterance = false
         candidate = nil
-        tail = nil
         candidateDecode = nil
         shortSilenceReachedAt = nil
         trimToPreRoll()
@@ -192,7 +181,6 @@ public final class LiveRecognizer {
             unframed -= samplesPerFrame
             let frame = audio[(frameEnd - samplesPerFrame - audioStart)..<(frameEnd - audioStart)]
             try reportCandidateDecode()
-            decodeTailIfDue(heardUntil: frameEnd)
             let wasAfterCandidateEnd = endpointer.isAfterCandidateEnd
             if let event = endpointer.advance(level: Endpointer.level(of: frame)) {
                 try handle(event, into: &events)
@@ -285,30 +273,6 @@ public final class LiveRecognizer {
                                                  continuesSomeFlight: recognizer.vocabulary.continuesSomeFlight))
     }
 
-    /// Once `tailHeardSeconds` of quiet has followed the candidate's last word (stream samples up to `heardUntil` are
-    /// framed), keeps that audio as `tail` and decodes it in the background as soon as the candidate's decode is known
-    /// (one snapshot decode at a time: they share the recognizer's decoders).
-    private func decodeTailIfDue(heardUntil: Int) {
-        guard let tailSeconds = configuration.tailHeardSeconds, let candidate, endpointer.isAfterCandidateEnd else { return }
-        let tailEnd = candidate.lastSpeech + Int(tailSeconds * Double(sampleRate))
-        guard heardUntil >= tailEnd, tailEnd > candidate.endSample else { return }
-        if tail == nil {
-            tail = (tailEnd, utteranceAudio(until: tailEnd, lastSpeech: candidate.lastSpeech), candidate.predictedFlights)
-        }
-        guard configuration.speculates, let tail, speculation?.endSample != tail.endSample, speculation?.isRunning != true,
-              candidateDecode?.endSample == candidate.endSample else { return }
-        speculation = SnapshotDecode(recognizer: recognizer, samples: tail.samples, endSample: tail.endSample,
-                                     startedAt: seconds(received), predictedFlights: tail.predictedFlights)
-    }
-
-    /// The decode of `samples`, the utterance's audio up to stream position `endSample`: the background decode when it
-    /// is of that audio, else one made on this thread once any background decode has finished (they share the decoders).
-    private func decode(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
-        if let speculation, speculation.endSample == endSample { return try speculation.decoded() }
-        speculation?.wait()
-        return try decodeNow(samples, endSample: endSample, predictedFlights: predictedFlights)
-    }
-
     /// Decodes `samples` on this thread, timed.
     private func decodeNow(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
         let started = seconds(received)
@@ -330,8 +294,7 @@ public final class LiveRecognizer {
             let end = frame * samplesPerFrame
             let snapshot = utteranceAudio(until: end, lastSpeech: lastSpeechFrame * samplesPerFrame)
             let predicted = predictedFlights()
-            candidate = (end, lastSpeechFrame * samplesPerFrame, snapshot, predicted)
-            tail = nil
+            candidate = (end, snapshot, predicted)
             shortSilenceReachedAt = nil
             if configuration.speculates, speculation?.isRunning != true {
                 speculation = SnapshotDecode(recognizer: recognizer, samples: snapshot, endSample: end, startedAt: seconds(received),
@@ -353,13 +316,14 @@ public final class LiveRecognizer {
                 }
             }
             let decoded: CandidateDecode
-            if let tail, frame * samplesPerFrame >= tail.endSample, let candidate, candidate.lastSpeech == lastSpeech {
-                decoded = try decode(tail.samples, endSample: tail.endSample, predictedFlights: tail.predictedFlights)
-            } else if let candidate, candidate.endSample >= lastSpeech {
+            if let candidate, candidate.endSample >= lastSpeech {
                 if let known = candidateDecode, known.endSample == candidate.endSample {
                     decoded = known
+                } else if let speculation, speculation.endSample == candidate.endSample {
+                    decoded = try speculation.decoded()
                 } else {
-                    decoded = try decode(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
+                    speculation?.wait()
+                    decoded = try decodeNow(candidate.samples, endSample: candidate.endSample, predictedFlights: candidate.predictedFlights)
                 }
             } else {
                 speculation?.wait()
@@ -386,7 +350,6 @@ public final class LiveRecognizer {
         inUtterance = false
         heldBack = []
         candidate = nil
-        tail = nil
         candidateDecode = nil
         shortSilenceReachedAt = nil
         recognizer.reset()
