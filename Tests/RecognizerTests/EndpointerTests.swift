@@ -231,8 +231,8 @@ struct EndpointerTests {
         let fading = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1) + Self.frames(faint, 0.2) + Self.frames(Self.room, 2)
         let afterAPause = Self.frames(Self.room, 1) + Self.frames(Self.voice, 1) + Self.frames(Self.room, 0.2) + Self.frames(faint, 0.2)
             + Self.frames(Self.room, 2)
-        let fadingEnd = lastWord + 20
-        #expect(Self.lastSpeech(fading).map { (fadingEnd...fadingEnd + 2).contains($0) } == true, "\(String(describing: Self.lastSpeech(fading)))")
+        let fadingEnd = lastWord + 20, heard = Self.lastSpeech(fading)
+        #expect(heard.map { (fadingEnd...fadingEnd + 2).contains($0) } == true, "\(String(describing: heard))")
         #expect(Self.lastSpeech(afterAPause).map { (lastWord...lastWord + 2).contains($0) } == true)
         var withoutRelease = EndpointerConfiguration()
         withoutRelease.speechReleaseBelowThreshold = 0
