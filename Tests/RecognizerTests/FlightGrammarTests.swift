@@ -110,6 +110,28 @@ struct FlightGrammarTests {
         for word in grammar.words { #expect(Self.normalizerKnows(word), "\(word) is not in the shared vocabulary") }
     }
 
+    @Test("the open grammar's number is read from its words whatever airline they name, a code's digit left out", arguments: [
+        ("l x forty", 40),
+        ("uh flight b oh ten oh five please", 1005),
+        ("s i zero three one three", 313),
+        ("u eight five five", 55),
+        ("m seven six five five eight", 6558),
+        ("when is two v oh seven eight eight", 788),
+        ("lima o t two four four two thank you", 2442),
+        ("a zed seventy seven", 77),
+        ("eight b flight nine hundred eight", 908),
+        ("u two forty", 40),
+        ("i'm on s q seventeen oh two", 1702),
+    ])
+    func openGrammarNumber(words: String, number: Int) {
+        #expect(OpenFlightGrammar.number(in: words) == number)
+    }
+
+    @Test("an open reading without number words has no number", arguments: ["", "uh l x please", "swiss"])
+    func openGrammarWithoutNumber(words: String) {
+        #expect(OpenFlightGrammar.number(in: words) == nil)
+    }
+
     @Test("pronunciations for missing words come from dictionary pieces, then spelling rules")
     func pronouncer() {
         let dictionary = ["speed": "S P IY D", "bird": "B ER D", "easy": "IY Z IY", "jet": "JH EH T", "k": "K EY", "l": "EH L", "m": "EH M"]

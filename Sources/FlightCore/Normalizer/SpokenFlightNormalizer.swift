@@ -405,6 +405,16 @@ public struct SpokenFlightNormalizer: Sendable {
 
     // MARK: - Number and refusal
 
+    /// The flight number that `words`, all number words, say on their most plausible reading ("ten oh five" → 1005,
+    /// "double oh seven" → 7); nil when they are not all number words or say more than four digits.
+    public static func number(ofNumberWords words: [String]) -> Int? {
+        let numberWords = words.compactMap(NumberWord.init(token:))
+        guard !words.isEmpty, numberWords.count == words.count,
+              let best = NumberReader.readings(of: numberWords, tokens: words).first else { return nil }
+        var diagnostics = Diagnostics()
+        return flightNumberValue(best.digits, diagnostics: &diagnostics)
+    }
+
     /// The flight number a digit string says, or nil (noting a string too long to be one).
     private static func flightNumberValue(_ digits: String, diagnostics: inout Diagnostics) -> Int? {
         let significant = digits.drop { $0 == "0" }

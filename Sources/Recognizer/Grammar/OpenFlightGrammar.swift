@@ -50,4 +50,36 @@ public struct OpenFlightGrammar: Sendable {
         words.insert(FlightGrammar.flightWord)
         self.words = words.sorted()
     }
+
+    /// The number this grammar's words `text` end with, whichever airline they name: its number words after the
+    /// airline, before any closing carrier words ("please"); nil when there are none. A code is two spelled tokens, so
+    /// a code's digit is not part of the number: "u eight five five" is U8 55, "m seven six five five eight" M7 6558.
+    /// Read from the words because the normalizer reads a flight only where the code is a known airline's or two
+    /// unmistakable letters ("s i zero three one three" names none).
+    public static func number(in text: String) -> Int? {
+        let words = text.lowercased().split(separator: " ").map(String.init)
+        guard let last = words.lastIndex(where: isNumberWord) else { return nil }
+        var first = last
+        while first > 0, isNumberWord(words[first - 1]) { first -= 1 }
+        let isCodeToken = { (word: String) in spokenLetters.contains(word) || spokenDigits.contains(word) }
+        if first > 0, spokenLetters.contains(words[first - 1]), spokenDigits.contains(words[first]),
+           first == 1 || !isCodeToken(words[first - 2]) {
+            first += 1
+        }
+        guard first <= last else { return nil }
+        return SpokenFlightNormalizer.number(ofNumberWords: Array(words[first...last]))
+    }
+
+    /// The words of the shared letter and digit rules (`<letter_x> = x | x-ray;`).
+    private static let spokenLetters = wordsOfRules { $0.hasPrefix("letter_") }
+    private static let spokenDigits = wordsOfRules { $0.hasPrefix("digit_") }
+
+    private static func wordsOfRules(named isIncluded: (String) -> Bool) -> Set<String> {
+        Set(FlightGrammar.embeddedRules.filter { isIncluded($0.key) }.values.joined().filter { $0.count == 1 }.map { $0[0] })
+    }
+
+    private static func isNumberWord(_ word: String) -> Bool {
+        spokenDigits.contains(word) || SpokenVocabulary.teenWords.contains(word) || SpokenVocabulary.tensWords.contains(word)
+            || word == SpokenVocabulary.hundred || word == SpokenVocabulary.thousand || SpokenVocabulary.repeaters[word] != nil
+    }
 }

@@ -204,14 +204,15 @@ public final class LiveRecognizer {
     }
 
     /// What a decode of the audio so far that decided `decision` says about whether the query is over, given the
-    /// flight the open grammar (which may read any flight number) read. Cut off mid-number ("L X four…"), the utterance
+    /// number the open grammar (which may read any flight number) read. Cut off mid-number ("L X four…"), the utterance
     /// is forced onto some flight of today's by today's grammar (LX 40, LX 412), while the open grammar reads the
-    /// fragment (LX 4): its number is the first digits of that flight's, whatever airline it heard (on our pause clips
-    /// "v y six two five…" read BY 625 for VY 6258, and "4 U eight zero five…" was forced onto 4U 8052). An accepted
-    /// flight that is not such a fragment ends the query after the short silence; a "did you mean" that is not one after
-    /// the medium silence (`doubtfulFlightSilenceSeconds`): ending on one after the short silence cost 3 of 60 clean
-    /// human dev clips their exact answer (speakers pausing inside the number, cut at the pause and asked about a
-    /// flight they had not finished). Without a flight read by both, the other rules decide.
+    /// fragment (LX 4): its number is the first digits of that flight's, whatever airline it heard, if any (on our pause
+    /// clips "v y six two five…" read BY 625 for VY 6258, and "4 U eight zero five…" was forced onto 4U 8052). An
+    /// accepted flight that is not such a fragment ends the query after the short silence; a "did you mean" that is not
+    /// one after the medium silence (`doubtfulFlightSilenceSeconds`): ending on one after the short silence cost 3 of 60
+    /// clean human dev clips their exact answer (speakers pausing inside the number, cut at the pause and asked about a
+    /// flight they had not finished). A "did you mean" whose number starts a longer one of today's, of any airline, is
+    /// a fragment too. Without a number read by the open grammar, the other rules decide.
     ///
     /// The flight heard is a fragment too when today's grammar's words for it end inside a longer number of today's
     /// (`heardEndsInsideNumber`, `FlightGrammar.endsInsideNumber`): "l x one five…" is LX 15, which flies, and the start
@@ -224,23 +225,25 @@ public final class LiveRecognizer {
     /// digits, which nothing continues) in audio at least `wholeNumberMinimumSNR` dB over its noise: whatever the
     /// traveller said next could not make it one of today's flights, so the long wait would only delay the request to
     /// say it again. A number some flight continues ("L X four…", any airline, as above) keeps the long wait.
-    static func reading(decision: RecognitionDecision, heardEndsInsideNumber: Bool, openGrammarFlight: FlightNumber?,
+    static func reading(decision: RecognitionDecision, heardEndsInsideNumber: Bool, openGrammarNumber: Int?,
                         signalToNoise: Double?, wholeNumberMinimumSNR: Double, continuesSomeFlight: (Int) -> Bool) -> CandidateReading {
         let flight: FlightNumber
         switch decision {
         case .accepted(let accepted): flight = accepted
         case .confirm(let suggested) where !suggested.isEmpty: flight = suggested[0]
         case .rejected:
-            guard let open = openGrammarFlight, let signalToNoise, signalToNoise >= wholeNumberMinimumSNR,
-                  !continuesSomeFlight(open.number) else { return .undecided }
+            guard let openGrammarNumber, let signalToNoise, signalToNoise >= wholeNumberMinimumSNR,
+                  !continuesSomeFlight(openGrammarNumber) else { return .undecided }
             return .wholeNumberRefused
         default: return .undecided
         }
         if heardEndsInsideNumber { return .fragment }
-        guard let open = openGrammarFlight else { return .undecided }
-        let said = String(flight.number), read = String(open.number)
+        guard let openGrammarNumber else { return .undecided }
+        let said = String(flight.number), read = String(openGrammarNumber)
         if read != said && said.hasPrefix(read) { return .fragment }
-        return decision.acceptedFlight != nil ? .wholeFlight : .doubtfulFlight
+        if decision.acceptedFlight != nil { return .wholeFlight }
+        // In doubt, the airline may be misheard too: "l h two three seven…" was heard as LX 237 while LH 2374 flies.
+        return continuesSomeFlight(flight.number) ? .fragment : .doubtfulFlight
     }
 
     /// Tells the endpointer what the decode of the current candidate said, once it is known: at once when the background
@@ -267,7 +270,7 @@ public final class LiveRecognizer {
         candidateDecode = decoded
         endpointer.candidateDecoded(Self.reading(decision: decoded.result.decision,
                                                  heardEndsInsideNumber: recognizer.grammar.endsInsideNumber(decoded.result.transcript.text),
-                                                 openGrammarFlight: decoded.result.openReading?.flight,
+                                                 openGrammarNumber: decoded.result.openReading?.number,
                                                  signalToNoise: decoded.result.signalToNoiseRatio,
                                                  wholeNumberMinimumSNR: configuration.endpointer.wholeNumberMinimumSNR,
                                                  continuesSomeFlight: recognizer.vocabulary.continuesSomeFlight))
