@@ -8,10 +8,10 @@ import Recognizer
 enum BenchLiveCommand: Command {
     static let name = "bench-live"
     static let summary = "Measure live latency: play clips in real time through the microphone path"
-    static let usage = "flightvoice bench-live [--db PATH] [--each] [--sequential-rival] [--candidate-silence SECONDS] FILE|DIR ..."
+    static let usage = "flightvoice bench-live [--db PATH] [--each] [--predicted-rival] [--candidate-silence SECONDS] FILE|DIR ..."
     static let options: [OptionSpec] = [
         .flag("--each", help: "Print one line per clip as well."),
-        .flag("--sequential-rival", help: "Decode the rival after today's grammar instead of alongside it for the streaming hypothesis's flights (LiveConfiguration.predictsRival off), to compare."),
+        .flag("--predicted-rival", help: "Decode the rival alongside today's grammar for the streaming hypothesis's flights instead of once today's grammar has named them (LiveConfiguration.predictsRival on), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
         RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
@@ -61,7 +61,7 @@ enum BenchLiveCommand: Command {
             }
             let feed = LiveClipFeed(clip: clip.samples, sampleRate: AudioClip.sampleRate)
             var liveConfiguration = LiveConfiguration()
-            liveConfiguration.predictsRival = !arguments.has("sequential-rival")
+            liveConfiguration.predictsRival = arguments.has("predicted-rival")
             liveConfiguration.endpointer.candidateSilenceSeconds = candidateSilence
             let live = try LiveRecognizer(recognizer: recognizer.recognizer(for: AudioBand(of: clip)), configuration: liveConfiguration)
             let timing = try playInRealTime(feed, through: live)

@@ -60,8 +60,12 @@ public struct LiveConfiguration: Sendable {
     public var speculates = true
     /// Decode the rival alongside today's grammar, for the flights the streaming hypothesis names at the candidate end
     /// (see `RivalPrediction`): the rival is off the critical path when the prediction holds; the result is the same
-    /// either way.
-    public var predictsRival = true
+    /// either way. Off: on human voices the prediction is wrong as often as right, and a wrong one's rival keeps the
+    /// second core busy while the right one is decoded after the open grammar; without it, the rival of the flights
+    /// heard starts beside the comparisons the moment today's grammar is done, which gave the lower decision p95 on
+    /// 24 dev clips (181–250 ms against 321–380) and on 43 clips in all, at a higher one on 11 mostly synthetic clips
+    /// whose prediction held (205–227 ms against 148–234; README, "Live").
+    public var predictsRival = false
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
     public var longestReplySeconds = 1.2
