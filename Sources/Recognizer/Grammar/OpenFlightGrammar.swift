@@ -78,8 +78,8 @@ public struct OpenFlightGrammar: Sendable {
         Set(FlightGrammar.embeddedRules.filter { isIncluded($0.key) }.values.joined().filter { $0.count == 1 }.map { $0[0] })
     }
 
+    /// A number word as this grammar uses it: its "o" is the letter, never a digit.
     private static func isNumberWord(_ word: String) -> Bool {
-        spokenDigits.contains(word) || SpokenVocabulary.teenWords.contains(word) || SpokenVocabulary.tensWords.contains(word)
-            || word == SpokenVocabulary.hundred || word == SpokenVocabulary.thousand || SpokenVocabulary.repeaters[word] != nil
+        FlightGrammar.continuesNumber(word) && !spokenLetters.contains(word)
     }
 }
