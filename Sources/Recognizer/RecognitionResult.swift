@@ -136,12 +136,13 @@ public struct OpenGrammarReading: Sendable, Hashable {
     public let text: String
     /// The flight those words name, today's or not; nil when they name none.
     public let flight: FlightNumber?
-    /// The number those words end with, whether or not they name a flight (`OpenFlightGrammar.number(in:)`).
-    public let number: Int?
     /// The worst flight word (airline or number word) of today's grammar: its acoustic score per frame minus the open
     /// grammar's over the same frames. Near 0 or above when today's flight fits as well as anything flight-shaped; very
     /// negative when a word was forced. Nil when the open grammar found no path.
     public let fitDifference: Double?
+
+    /// The number those words end with, whether or not they name a flight (`OpenFlightGrammar.number(in:)`).
+    public var number: Int? { flight?.number ?? OpenFlightGrammar.number(in: text) }
 }
 
 /// The utterance decoded again with today's grammar less the flight heard.

@@ -22,7 +22,7 @@ struct DeciderTests {
         return DecisionFeatures(
             transcript: "l x forty", pathScore: -100_000, words: words, flightWordIndices: [0, 1, 2], grammarFlights: heard,
             candidates: [], heardFlights: heard,
-            openReading: OpenGrammarReading(text: "open", flight: open, number: open?.number, fitDifference: 0), openFlightIsToday: openIsToday,
+            openReading: OpenGrammarReading(text: "open", flight: open, fitDifference: 0), openFlightIsToday: openIsToday,
             logLikelihoodRatio: fit, flightWordsRatio: fit, shortestFlightWordFramesPerPhone: 12, signalToNoiseRatio: 40,
             unexplainedSpeechSeconds: unexplained, speechFrames: 90, alternatives: [], rival: rival)
     }

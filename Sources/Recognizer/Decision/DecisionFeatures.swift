@@ -138,8 +138,7 @@ extension DecisionFeatures {
         // was said in one word.
         let flightGap = gaps.flatMap { gaps in flightWords.map { gaps[$0] }.min() }
         let openFlight = normalizer.normalize(comparisons.openText).candidates.first?.flight
-        openReading = OpenGrammarReading(text: comparisons.openText, flight: openFlight,
-                                         number: openFlight?.number ?? OpenFlightGrammar.number(in: comparisons.openText), fitDifference: flightGap)
+        openReading = OpenGrammarReading(text: comparisons.openText, flight: openFlight, fitDifference: flightGap)
         openFlightIsToday = openFlight.map(todaysFlights.contains) ?? false
         shortestFlightWordFramesPerPhone = flightWords.compactMap { paces[$0] }.min()
 
