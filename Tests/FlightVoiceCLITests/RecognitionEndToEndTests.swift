@@ -252,6 +252,28 @@ import Testing
         #expect(unwritable.exitCode == 74)
     }
 
+    @Test func evalDecodesWithTheSilenceProbabilityAskedFor() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let manifest = Self.samples.appendingPathComponent("manifest.tsv").path
+        func fitScores(_ options: [String]) throws -> [String] {
+            let features = binary.folder.appendingPathComponent("features-\(options.count).tsv")
+            let run = try binary.run(["eval", "--jobs", "1", "--features", features.path] + options + [manifest])
+            #expect(run.exitCode == 0, "\(run.standardError)")
+            return try String(contentsOf: features, encoding: .utf8).split(separator: "\n").dropFirst()
+                .map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[6]) }
+        }
+        // A pause between words costs far less at 0.1 than at the library's 0.005, so the decodes, and their fits, move.
+        let library = try fitScores([])
+        #expect(try fitScores(["--silence-probability", "0.005"]) == library)
+        #expect(try fitScores(["--silence-probability", "0.1"]) != library)
+        for bad in ["0", "1.5", "often"] {
+            let refused = try binary.run(["eval", "--silence-probability", bad, manifest])
+            #expect(refused.exitCode == 64)
+            #expect(refused.standardError.contains("--silence-probability"), "\(refused.standardError)")
+        }
+    }
+
     @Test func evalLiveWritesTheAudioEachAnswerWasDecodedFromAndRecognizeOnItGivesTheLiveAnswer() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

@@ -19,6 +19,7 @@ enum EvalCommand: Command {
         .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended (and whether its rival was decoded alongside) as DIR/endpoints.tsv."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
+        .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
         RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
@@ -48,6 +49,12 @@ enum EvalCommand: Command {
                 throw UsageError(message: "--beams takes three probabilities between 0 and 1, HMM,PHONE,WORD (e.g. 1e-50,1e-50,1e-35), not '\(beams)'")
             }
             (configuration.beam, configuration.phoneBeam, configuration.wordBeam) = (values[0], values[1], values[2])
+        }
+        if let silence = arguments.value("silence-probability") {
+            guard let probability = Double(silence), probability > 0, probability <= 1 else {
+                throw UsageError(message: "--silence-probability takes a probability above 0 and at most 1 (e.g. 0.1), not '\(silence)'")
+            }
+            configuration.silenceProbability = probability
         }
         let manifest: EvaluationManifest
         do {
