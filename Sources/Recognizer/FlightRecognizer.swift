@@ -51,6 +51,9 @@ public final class FlightRecognizer {
     private let secondOpinionIsAnotherModel: Bool
     /// Decodes telephone audio with `RecognizerConfiguration.telephoneConfiguration`; created on the first such clip.
     private var telephoneRecognizer: FlightRecognizer?
+    /// Decodes the same utterance with `RecognizerConfiguration.crossCheckConfiguration` where the decision model asks
+    /// for a cross-check; created on first use (or by `prepareStreaming`).
+    private var crossCheckRecognizer: FlightRecognizer?
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
     private let decider: Decider
@@ -99,6 +102,7 @@ public final class FlightRecognizer {
         todaysFlights = Set(vocabulary.flights)
         try installGrammar()
         try telephoneRecognizer?.load(vocabulary)
+        try crossCheckRecognizer?.load(vocabulary)
     }
 
     private func installGrammar() throws {
@@ -125,6 +129,16 @@ public final class FlightRecognizer {
         if let secondOpinion { return secondOpinion }
         let created = try todaysGrammarPass(arguments: configuration.secondOpinionArguments)
         secondOpinion = created
+        return created
+    }
+
+    /// The cross-check's recognizer, created with the current flights on first use; nil when none is configured.
+    private func crossChecker() throws -> FlightRecognizer? {
+        if let crossCheckRecognizer { return crossCheckRecognizer }
+        guard decider.model?.crossCheck != nil || configuration.alwaysReadsRival,
+              let other = configuration.crossCheckConfiguration else { return nil }
+        let created = try FlightRecognizer(vocabulary: vocabulary, configuration: other)
+        crossCheckRecognizer = created
         return created
     }
 
@@ -245,6 +259,7 @@ public final class FlightRecognizer {
         try predictor().prepare(for: grammar, pronunciations: grammarPronunciations)
         try rival().prepare(for: grammar, pronunciations: &addedPronunciations)
         if mayAskSecondOpinion { _ = try secondOpinionPass() }
+        _ = try crossChecker()
     }
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
@@ -362,6 +377,14 @@ public final class FlightRecognizer {
         }
         if mayAskSecondOpinion && !features.grammarFlights.isEmpty && (decider.wantsSecondOpinion(features) || configuration.alwaysReadsRival) {
             features.secondOpinionFlights = grammar.flights(in: try secondOpinionPass().decode(cepstra).text)
+        }
+        if !features.heardFlights.isEmpty && (decider.wantsCrossCheck(features) || configuration.alwaysReadsRival), let other = try crossChecker() {
+            try cancellation?.check()
+            var otherCost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
+            let crossCheckStarted = ThreadCPUClock.seconds()
+            let decided = try other.decodeWhole(raw, predictedFlights: [], cancellation: cancellation, cost: &otherCost)
+            cost.steps.crossCheck = ThreadCPUClock.seconds() - crossCheckStarted + otherCost.comparisonsCPUSeconds
+            features.crossCheck = DecisionFeatures.CrossCheckReading(flight: decided.features?.heardFlights.first, probability: decided.confidence)
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,

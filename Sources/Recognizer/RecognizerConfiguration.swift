@@ -135,6 +135,27 @@ public struct RecognizerConfiguration: Sendable {
     /// hears an empty band above 4 kHz as a mismatch (README, "Telephone audio").
     public var telephoneAcousticModel: String? = Self.adaptedAcousticModel
 
+    /// A second acoustic model whose own decision on the same audio (all its passes, decided by its own decision model)
+    /// is asked where this model's decision model has a cross-check (`DecisionModel.crossCheck`, chosen for FlightVoice's
+    /// adapted model as the second); nil, or the acoustic model itself: none. None by default: the adapted model hears
+    /// flights the stock model doubts, and where both hear the same one it is seldom wrong, but its whole decode on the
+    /// doubtful utterances costs about a quarter more CPU, past the batch speed limit (README, "A second model's decision").
+    public var crossCheckModel: String?
+
+    /// The configuration of the cross-check: this one with `crossCheckModel`, its own decision, and none of the
+    /// extras that decide nothing there (telephone routing, a cross-check of its own, a second opinion); nil when
+    /// there is no cross-check model, it is the acoustic model, or the hand thresholds decide.
+    public var crossCheckConfiguration: RecognizerConfiguration? {
+        guard let crossCheckModel, decisionRule != .handThresholds, !Self.sameFolder(crossCheckModel, acousticModel) else { return nil }
+        var other = self
+        other.acousticModel = crossCheckModel
+        other.decisionRule = .acousticModelsOwn
+        other.telephoneAcousticModel = nil
+        other.crossCheckModel = nil
+        other.secondOpinionModel = crossCheckModel
+        return other
+    }
+
     /// The configuration telephone audio is decoded with: this one with `telephoneAcousticModel` and that model's own
     /// decision; nil when telephone audio is decoded like any other (no telephone model, it is the acoustic model
     /// already with the same decision, or the hand thresholds decide).
@@ -145,6 +166,7 @@ public struct RecognizerConfiguration: Sendable {
         telephone.acousticModel = telephoneAcousticModel
         telephone.decisionRule = .acousticModelsOwn
         telephone.telephoneAcousticModel = nil
+        telephone.crossCheckModel = nil
         return telephone
     }
 

@@ -252,6 +252,25 @@ import Testing
         #expect(unwritable.exitCode == 74)
     }
 
+    @Test func evalWithRivalAndCrossCheckReadsTheSecondModelsOwnDecisionOnEveryFlightHeard() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let features = binary.folder.appendingPathComponent("features.tsv")
+        let run = try binary.run(["eval", "--jobs", "2", "--rival", "--cross-check", "--features", features.path, Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        let rows = try String(contentsOf: features, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let flight = try #require(rows[0].firstIndex(of: "cross_check_flight")), probability = try #require(rows[0].firstIndex(of: "cross_check_probability"))
+        let lx40 = try #require(rows.first { $0.first == "lx40.wav" })
+        #expect(lx40[flight] == "LX40", "the adapted model hears the bundled clip's flight too: \(lx40)")
+        #expect(try #require(Double(lx40[probability])) > 0.5)
+        let heard = try #require(rows[0].firstIndex(of: "heard_today"))
+        for row in rows.dropFirst() { #expect(row[heard].isEmpty == row[probability].isEmpty, "read wherever a flight was heard: \(row)") }
+        let alone = try binary.run(["eval", "--jobs", "2", "--rival", "--features", features.path, Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(alone.exitCode == 0)
+        let unchecked = try String(contentsOf: features, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(unchecked.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false)[probability].isEmpty }, "no second model unless asked")
+    }
+
     @Test func evalDecodesWithTheSilenceProbabilityAskedFor() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }

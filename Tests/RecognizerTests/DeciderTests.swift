@@ -106,6 +106,7 @@ struct CalibratedDeciderTests {
             #expect(DecisionModel.inputs(DeciderTests.features(fit: -50)).count == model.inputNames.count)
             #expect(model.confirmProbability <= model.acceptProbability)
             if let agreement = model.agreementProbability { #expect((model.confirmProbability...model.acceptProbability).contains(agreement)) }
+            if let crossCheck = model.crossCheck { #expect(crossCheck.probability < model.acceptProbability) }
         }
     }
 
@@ -179,6 +180,38 @@ struct CalibratedDeciderTests {
         #expect(!agreeing.wantsSecondOpinion(heard(fit: -47, secondOpinion: nil)), "answered without it")
         #expect(!agreeing.wantsSecondOpinion(heard(fit: -49, secondOpinion: nil, open: lx44)), "doubt asks whatever it hears")
         #expect(agreeing.decide(heard(fit: -49, secondOpinion: [lx40], open: lx44)).decision == .confirm([lx40, lx44]))
+    }
+
+    @Test("with a cross-check, a flight a second model's own decision heard at its probability is answered from the lower one; else asked as before")
+    func crossCheckAnswers() {
+        let model = Self.fitOnly
+        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
+            crossCheck: DecisionModel.CrossCheck(probability: 0.25, otherModelProbability: 0.7)))
+        func heard(fit: Double, other: FlightNumber?, probability: Double = 0.9, open: FlightNumber? = nil, unexplained: Double = 0) -> DecisionFeatures {
+            var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil, unexplained: unexplained)
+            features.crossCheck = DecisionFeatures.CrossCheckReading(flight: other, probability: probability)
+            return features
+        }
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.wantsCrossCheck(heard(fit: -49, other: nil)), "p 0.73: between the cross-check's and accept")
+        #expect(checking.decide(heard(fit: -49, other: lx40)).decision == .accepted(lx40))
+        #expect(checking.decide(heard(fit: -49, other: lx40, probability: 0.69)).decision == .confirm([lx40]), "the other model unsure")
+        #expect(checking.decide(heard(fit: -49, other: lx44)).decision == .confirm([lx40]), "another flight")
+        #expect(checking.decide(heard(fit: -49, other: nil)).decision == .confirm([lx40]), "no flight")
+        #expect(checking.decide(DeciderTests.features(fit: -49)).decision == .confirm([lx40]), "not decoded")
+        #expect(checking.decide(heard(fit: -51, other: lx40)).decision == .accepted(lx40), "p 0.27: under the confirm probability, over the cross-check's")
+        #expect(checking.decide(heard(fit: -51, other: lx44)).decision.isRejected)
+        #expect(!checking.wantsCrossCheck(heard(fit: -52, other: nil)), "p 0.12: below the cross-check's probability")
+        #expect(checking.decide(heard(fit: -52, other: lx40)).decision.isRejected)
+        #expect(!checking.wantsCrossCheck(heard(fit: -47, other: nil)), "answered without it")
+        #expect(!checking.wantsCrossCheck(heard(fit: -49, other: nil, open: lx44)), "doubt asks whatever it hears")
+        #expect(checking.decide(heard(fit: -49, other: lx40, open: lx44)).decision == .confirm([lx40, lx44]))
+        #expect(checking.decide(heard(fit: -51, other: lx40, open: lx44)).decision.isRejected, "read where not asked, it decides nothing")
+        #expect(!checking.wantsCrossCheck(heard(fit: -49, other: nil, unexplained: 1)))
+        #expect(decider.decide(heard(fit: -49, other: lx40)).decision == .confirm([lx40]), "no cross-check in the model")
+        #expect(!decider.wantsCrossCheck(heard(fit: -49, other: nil)))
     }
 
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")

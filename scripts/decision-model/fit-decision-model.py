@@ -23,7 +23,16 @@ with: --model-file writes them as the JSON the recognizer reads from that model'
 stock model, whose folder is not ours (Sources/Recognizer/Decision/DecisionModel+Fitted.swift, `DecisionModel.stock`).
 Never give it features of the corpus you report on. Where every dev file has the second acoustic model's flight
 (`second_opinion_flight`, measured by `eval --rival` with a model other than Debian's stock one), it also chooses the
-agreement probability, from which a flight both models heard is answered (see `choose`).
+agreement probability, from which a flight both models heard is answered (see `choose`). Where every dev file has a
+second model's own decision (`cross_check_flight`/`cross_check_probability`, written by `eval --rival --cross-check`
+or paired from that model's own dev decodes with --cross-check), it also chooses the
+cross-check: from which of this model's probabilities the second model is asked (the lowest at which it is asked on at
+most CROSS_CHECK_SHARE of each dev file's clips: its whole decode is the cost), and from which of the second model's
+probabilities a flight both heard is answered (the one that answers the flight said most often, within the limits).
+
+  --cross-check-model OTHER/decision-model.json --cross-check NAME=other-model-features.tsv ...
+      pairs each clip of the dev or check file NAME with the second model's decode of it (by file name), its probability
+      from that model's decision model.
 
 The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
@@ -38,6 +47,7 @@ LOW_SNR = 20.0          # dB below which the fit and gap count again, scaled by 
 DISTANCE_LIMIT = 4      # edits between the flight heard and the open grammar's beyond this count as this
 UNEXPLAINED_CONFIRM_SECONDS = 0.15   # RecognitionThresholds.unexplainedSpeechSeconds: above it, at best a confirmation
 MAX_WRONG = 0.01        # wrong answers allowed per dev (or training) set when choosing the accept probability
+CROSS_CHECK_SHARE = 0.15   # the second model's whole decode may run on at most this share of each dev set's clips
 RIDGE = 3.0
 
 def number(text, default=None):
@@ -104,7 +114,18 @@ def load(path, manifest=None):
         # The second acoustic model's flight (`eval --rival` reads it for every clip heard as a flight); None in files
         # written before it was measured.
         row["second_opinion"] = row.get("second_opinion_flight")
+        # A second model's own decision (flight, probability); None where it was not decoded.
+        probability = row.get("cross_check_probability")
+        row["cross_check"] = (row.get("cross_check_flight", ""), float(probability)) if probability not in (None, "") else None
     return rows
+
+def pair_cross_check(rows, other_rows, other_model):
+    """Gives each row the second model's decision on the same clip (matched by file name): its flight and probability."""
+    other = {os.path.basename(r["path"]): r for r in other_rows}
+    for row in rows:
+        o = other.get(os.path.basename(row["path"]))
+        if o is None: sys.exit(f"{row['path']}: not in the second model's decodes")
+        row["cross_check"] = (o["heard_today"], other_model.probability(o) if o["heard"] else 0.0)
 
 def solve(matrix, vector):
     n = len(vector)
@@ -165,23 +186,32 @@ class Model:
         z = self.intercept + sum(w * v for w, v in zip(self.weights, self.standardize(inputs(row))))
         return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
-def decide(row, p, accept, confirm, agreement=None):
+def wants_cross_check(row, p, accept, cross):
+    """True where the Swift Decider asks the second model (`Decider.wantsCrossCheck`)."""
+    open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
+    return (cross is not None and row["heard"] and cross[0] <= p < accept and not open_other
+            and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS)
+
+def decide(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
-    the flight is answered when the second acoustic model heard the same one."""
+    the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
+    `own` when the second model's own decision heard the same flight with at least `other`."""
     if not row["heard"]: return "reject"
-    if p < confirm: return "reject"
+    checked = wants_cross_check(row, p, accept, cross) and row["cross_check"] is not None and \
+        row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
+    if p < confirm and not checked: return "reject"
     open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
     if open_other: return "confirm"
     agreed = agreement is not None and p >= agreement and row["second_opinion"] == row["heard_today"]
-    if (p >= accept or agreed) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
+    if (p >= accept or agreed or checked) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
     return "confirm"
 
-def outcomes(rows, model, accept, confirm, agreement=None):
+def outcomes(rows, model, accept, confirm, agreement=None, cross=None):
     """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
     flight answered and none offered."""
     counts = {"right": 0, "wrong": 0, "confirm_right": 0, "confirm_other": 0, "unanswered": 0, "noflight_answered": 0}
     for row in rows:
-        d = decide(row, probability(model, row), accept, confirm, agreement)
+        d = decide(row, probability(model, row), accept, confirm, agreement, cross)
         if d == "accept":
             counts["right" if row["right"] else "wrong"] += 1
             if row["names_no_flight"]: counts["noflight_answered"] += 1
@@ -222,11 +252,23 @@ def choose(dev_sets, model):
         allowed = [(right, a, g) for a in grid if a >= accept for g in grid if g <= a for ok, right in [tally(a, g)] if ok]
         if allowed:
             _, accept, agreement = max(allowed)
+    cross = None
+    if all(row["cross_check"] is not None for rows in dev_sets for row in rows if row["heard"]):
+        def asked(own):
+            return max(sum(wants_cross_check(r, probability(model, r), accept, (own, 0)) for r in rows) / len(rows) for rows in dev_sets)
+        own = next((o for o in [i / 20 for i in range(0, 20)] if o < accept and asked(o) <= CROSS_CHECK_SHARE), None)
+        if own is not None:
+            def tally_cross(other):
+                counts = [(outcomes(rows, model, accept, 0.0, agreement, (own, other)), len(rows)) for rows in dev_sets]
+                return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
+                        round(sum(c["right"] / n for c, n in counts), 9))
+            allowed = [(right, other, other) for other in [i / 20 for i in range(0, 21)] for ok, right in [tally_cross(other)] if ok]
+            if allowed: cross = (own, max(allowed)[2])
     def useful(confirm):
-        return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm, agreement)])
+        return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm, agreement, cross)])
     candidates = [i / 100 for i in range(5, int(round(min(accept, agreement or 1) * 100)) + 1)]
     confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
-    return accept, confirm, agreement
+    return accept, confirm, agreement, cross
 
 def reliability(rows, model):
     bins = [[] for _ in range(10)]
@@ -244,8 +286,10 @@ def reliability(rows, model):
     lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight heard")
     return "\n".join(lines)
 
-def swift(model, accept, confirm, agreement, source, chosen_on):
+def swift(model, accept, confirm, agreement, cross, source, chosen_on):
     def numbers(values): return ", ".join(f"{v:.6g}" for v in values)
+    cross_check = "" if cross is None else (",\n        crossCheck: CrossCheck(probability: "
+                                            f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
@@ -257,11 +301,11 @@ extension DecisionModel {{
         weights: [{numbers(model.weights)}],
         intercept: {model.intercept:.6g},
         acceptProbability: {accept:.3g},
-        confirmProbability: {confirm:.3g}{"" if agreement is None else f", agreementProbability: {agreement:.3g}"})
+        confirmProbability: {confirm:.3g}{"" if agreement is None else f", agreementProbability: {agreement:.3g}"}{cross_check})
 }}
 """
 
-def model_file(model, accept, confirm, agreement, source, chosen_on):
+def model_file(model, accept, confirm, agreement, cross, source, chosen_on):
     """The JSON `DecisionModel(contentsOf:)` reads (its Codable keys; `source` is for people and ignored)."""
     return json.dumps({**{
         "source": f"scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand",
@@ -272,7 +316,9 @@ def model_file(model, accept, confirm, agreement, source, chosen_on):
         "intercept": float(f"{model.intercept:.6g}"),
         "acceptProbability": float(f"{accept:.3g}"),
         "confirmProbability": float(f"{confirm:.3g}"),
-    }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")})}, indent=1) + "\n"
+    }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")}),
+        **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}})},
+        indent=1) + "\n"
 
 def parse_named(text):
     """NAME=FEATURES.tsv[,MANIFEST.tsv]"""
@@ -280,8 +326,8 @@ def parse_named(text):
     features, _, manifest = paths.partition(",")
     return name, load(features, manifest or None)
 
-def summary(name, rows, model, accept, confirm, agreement):
-    c = outcomes(rows, model, accept, confirm, agreement)
+def summary(name, rows, model, accept, confirm, agreement, cross):
+    c = outcomes(rows, model, accept, confirm, agreement, cross)
     total = len(rows)
     return (f"\n## {name}: {total} clips\n\n"
             f"right {c['right']} ({100 * c['right'] / total:.1f}%), wrong {c['wrong']} ({100 * c['wrong'] / total:.1f}%), "
@@ -294,28 +340,40 @@ def main():
     if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
     devs, checks, out, json_out = [], [], None, None
+    cross_model, cross_files = None, []
     while args:
         flag = args.pop(0)
         if flag == "--dev": devs.append(parse_named(args.pop(0)))
         elif flag == "--check": checks.append(parse_named(args.pop(0)))
         elif flag == "--swift": out = args.pop(0)
         elif flag == "--model-file": json_out = args.pop(0)
+        elif flag == "--cross-check-model": cross_model = Model.from_file(args.pop(0))[0]
+        elif flag == "--cross-check": cross_files.append(args.pop(0).split("=", 1))
         else: sys.exit(f"unknown argument {flag}")
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
+    named = dict(devs + checks)
+    for name, path in cross_files:
+        if cross_model is None: sys.exit("--cross-check needs --cross-check-model")
+        if name not in named: sys.exit(f"--cross-check {name}: no --dev or --check of that name")
+        pair_cross_check(named[name], load(path), cross_model)
     model = Model(train)
-    accept, confirm, agreement = choose([rows for _, rows in devs] or [train], model)
+    accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
           f"accept at p >= {accept}, confirm at p >= {confirm}"
-          + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight"))
+          + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight")
+          + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}"))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
-        print(summary(name, rows, model, accept, confirm, agreement))
+        print(summary(name, rows, model, accept, confirm, agreement, cross))
+        if cross is not None:
+            share = sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
+            print(f"\nthe second model decoded {100 * share:.1f}% of the clips")
     if out:
-        open(out, "w").write(swift(model, accept, confirm, agreement, os.path.basename(train_path), chosen_on))
+        open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on))
     if json_out:
-        open(json_out, "w").write(model_file(model, accept, confirm, agreement, os.path.basename(train_path), chosen_on))
+        open(json_out, "w").write(model_file(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on))
 
 if __name__ == "__main__":
     main()

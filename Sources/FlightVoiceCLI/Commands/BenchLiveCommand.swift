@@ -14,7 +14,7 @@ enum BenchLiveCommand: Command {
         .flag("--predicted-rival", help: "Decode the rival alongside today's grammar for the streaming hypothesis's flights instead of once today's grammar has named them (LiveConfiguration.predictsRival on), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
+        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
         CommonOptions.database,
     ]
     static let discussion = """
@@ -90,7 +90,9 @@ enum BenchLiveCommand: Command {
             let steps = utterance.decodeSteps
             line += "  [CPU ms: cepstra \(milliseconds(steps.cepstra).dropLast(3)), grammar \(milliseconds(steps.todaysGrammar).dropLast(3))"
             line += ", phone loop \(milliseconds(steps.phoneLoop).dropLast(3)), open \(milliseconds(steps.openGrammar).dropLast(3))"
-            line += ", rival \(milliseconds(steps.rival).dropLast(3))\(steps.rivalAlongside ? " alongside" : steps.rival > 0 ? " after" : "")]"
+            line += ", rival \(milliseconds(steps.rival).dropLast(3))\(steps.rivalAlongside ? " alongside" : steps.rival > 0 ? " after" : "")"
+            if steps.crossCheck > 0 { line += ", second model \(milliseconds(steps.crossCheck).dropLast(3))" }
+            line += "]"
             if arguments.has("each") { context.console.print(line) }
         }
         let cpu = ProcessUsage.cpuSeconds() - cpuBefore

@@ -17,10 +17,10 @@ enum EvalCommand: Command {
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
         .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended (and whether its rival was decoded alongside) as DIR/endpoints.tsv."),
-        .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), not only where it decides."),
+        .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), and with --cross-check the second model's decision (cross_check_flight, cross_check_probability), not only where they decide."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

@@ -9,7 +9,8 @@ import Foundation
 /// hurried pace costs, plus the lead over today's nearest other flight; the fit score is reported either way.
 /// Either way, doubt asks: another of today's flights heard by the open grammar, or speech the words do not explain,
 /// makes an answer a question. A model with an agreement probability also answers below its accept probability when
-/// a second acoustic model heard the same flight (`wantsSecondOpinion`). Pure; `Sendable`.
+/// a second acoustic model heard the same flight (`wantsSecondOpinion`), and one with a cross-check when a second
+/// acoustic model's own decision heard the same flight and is sure enough of it (`wantsCrossCheck`). Pure; `Sendable`.
 struct Decider: Sendable {
     /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
     let thresholds: RecognitionThresholds
@@ -75,7 +76,16 @@ struct Decider: Sendable {
             && features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds
     }
 
-    /// Decides on `features` (with the rival reading and the second opinion, when they were decoded).
+    /// True when a second acoustic model's own decision can turn this utterance's "did you mean" or refusal into an
+    /// answer (`DecisionModel.crossCheck`): only then is its whole decode worth its time.
+    func wantsCrossCheck(_ features: DecisionFeatures) -> Bool {
+        guard let model, let crossCheck = model.crossCheck, let best = features.heardFlights.first else { return false }
+        let probability = model.probability(features)
+        return probability >= crossCheck.probability && probability < model.acceptProbability && doubtingFlights(features, best: best).isEmpty
+            && features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds
+    }
+
+    /// Decides on `features` (with the rival reading, the second opinion and the cross-check, when they were decoded).
     func decide(_ features: DecisionFeatures) -> Verdict {
         let acceptAt = acceptThreshold(features)
         let withoutRival = fitScoreWithoutRival(features)
@@ -100,9 +110,13 @@ struct Decider: Sendable {
     /// unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest rival) in between.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
         guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
-        if probability < model.confirmProbability { return .rejected(.lowConfidence(score: probability)) }
         let agreed = model.agreementProbability.map { probability >= $0 && features.secondOpinionFlights?.first == best } ?? false
-        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed)
+        // Only where the cross-check is asked for, so that reading it everywhere (`eval --rival`) decides the same.
+        let crossChecked = wantsCrossCheck(features) && model.crossCheck.map { check in
+            features.crossCheck.map { $0.flight == best && $0.probability >= check.otherModelProbability } == true
+        } == true
+        if probability < model.confirmProbability && !crossChecked { return .rejected(.lowConfidence(score: probability)) }
+        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || crossChecked)
     }
 
     private func decision(_ features: DecisionFeatures, score: Double?, scoreWithoutRival: Double?, acceptAt: Double) -> RecognitionDecision {

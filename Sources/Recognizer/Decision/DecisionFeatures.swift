@@ -74,6 +74,16 @@ public struct DecisionFeatures: Sendable {
     /// The flights a second acoustic model heard reading today's grammar on the same audio
     /// (`RecognizerConfiguration.secondOpinionModel`); nil when it was not asked.
     public internal(set) var secondOpinionFlights: [FlightNumber]?
+    /// What a second acoustic model decided on the same audio (`RecognizerConfiguration.crossCheckModel`); nil when it
+    /// was not asked.
+    public internal(set) var crossCheck: CrossCheckReading?
+
+    /// A second acoustic model's own decision on the same audio: the flight it heard and its probability that it is
+    /// the one said (its own decision model's).
+    public struct CrossCheckReading: Sendable {
+        public let flight: FlightNumber?
+        public let probability: Double
+    }
 
     /// The lowest phone-loop ratio of any word: the worst-fitting word.
     public var lowestWordRatio: Double? { words.map(\.phoneLoopRatio).min() }
@@ -151,6 +161,7 @@ extension DecisionFeatures {
             .map { Alternative(text: $0.text, pathScore: $0.pathScore, flights: grammar.flights(in: $0.text)) }
         rival = nil
         secondOpinionFlights = nil
+        crossCheck = nil
     }
 
     /// The rival reading of `path` against this utterance's path: the lead per frame of the words heard (as the fit

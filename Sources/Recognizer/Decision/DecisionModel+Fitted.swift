@@ -9,5 +9,6 @@ extension DecisionModel {
         weights: [0.100523, 0.554133, -0.20581, -0.574529, 0.447953, -0.289945, 0.347919, 0.24202, -0.580985, -0.0795091, 0.586704, 0.524887, -0.206106, 0.496687, -0.101982, 0.352804, -1.05664, 0.088508, 0.507189, 0.324536],
         intercept: -0.222804,
         acceptProbability: 0.81,
-        confirmProbability: 0.49)
+        confirmProbability: 0.49,
+        crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7))
 }

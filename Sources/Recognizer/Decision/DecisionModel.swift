@@ -29,10 +29,30 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     /// Chosen with `acceptProbability` on the dev voices for the same few wrong answers: two models that were trained
     /// on different speech rarely agree on the same wrong flight.
     public let agreementProbability: Double?
+    /// Where a second acoustic model's own decision on the same audio settles a "did you mean"
+    /// (`RecognizerConfiguration.crossCheckModel`); nil: none is asked.
+    public let crossCheck: CrossCheck?
+
+    /// When the flight is answered because a second acoustic model, decoding the same audio with all its passes and
+    /// deciding with its own decision model, heard the same flight and is sure enough of it. Unlike the agreement of
+    /// the second opinion (one grammar pass, the flight alone), both probabilities count: models that read the same
+    /// wrong flight mostly doubt it. Chosen by the fitting script on the dev voices, under the same limits as
+    /// `acceptProbability`.
+    public struct CrossCheck: Sendable, Hashable, Codable {
+        /// This model's probability from which the second model is asked (below `acceptProbability`).
+        public let probability: Double
+        /// The second model's probability from which a flight both heard is answered.
+        public let otherModelProbability: Double
+
+        public init(probability: Double, otherModelProbability: Double) {
+            self.probability = probability
+            self.otherModelProbability = otherModelProbability
+        }
+    }
 
     /// A model with these coefficients.
     public init(inputNames: [String], means: [Double], scales: [Double], weights: [Double], intercept: Double,
-                acceptProbability: Double, confirmProbability: Double, agreementProbability: Double? = nil) {
+                acceptProbability: Double, confirmProbability: Double, agreementProbability: Double? = nil, crossCheck: CrossCheck? = nil) {
         precondition(means.count == inputNames.count && scales.count == inputNames.count && weights.count == inputNames.count)
         self.inputNames = inputNames
         self.means = means
@@ -42,6 +62,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         self.acceptProbability = acceptProbability
         self.confirmProbability = confirmProbability
         self.agreementProbability = agreementProbability
+        self.crossCheck = crossCheck
     }
 
     /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
@@ -77,6 +98,10 @@ public struct DecisionModel: Sendable, Hashable, Codable {
                         || model.confirmProbability > model.acceptProbability { "its probabilities (accept \(model.acceptProbability), confirm \(model.confirmProbability)) are not 0 ≤ confirm ≤ accept ≤ 1" }
             else if let agreement = model.agreementProbability, !(model.confirmProbability...model.acceptProbability).contains(agreement) {
                 "its agreement probability \(agreement) is not between its confirm and accept probabilities"
+            }
+            else if let crossCheck = model.crossCheck, !(0...model.acceptProbability).contains(crossCheck.probability)
+                        || !(0...1).contains(crossCheck.otherModelProbability) {
+                "its cross-check probabilities (\(crossCheck.probability), other model \(crossCheck.otherModelProbability)) are not 0 ≤ own ≤ accept and 0 ≤ other ≤ 1"
             }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }

@@ -12,7 +12,8 @@ extension DecisionFeatures {
                                 "shortest_flight_word_frames_per_phone", "rival_margin", "rival_flight", "open_flight", "transcript", "open_transcript",
                                 "heard_today", "grammars_agree", "open_flight_today", "all_words_ratio", "lowest_word_ratio",
                                 "word_count", "flight_word_count", "speech_s", "duration_s",
-                                "lowest_flight_word_ratio", "flight_open_gap_mean", "carrier_ratio", "flight_word_s", "carrier_word_s", "second_opinion_flight"]
+                                "lowest_flight_word_ratio", "flight_open_gap_mean", "carrier_ratio", "flight_word_s", "carrier_word_s", "second_opinion_flight",
+                                "cross_check_flight", "cross_check_probability"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -35,7 +36,9 @@ extension DecisionFeatures {
             result?.rivalReading?.flight?.canonical ?? "",
             result?.openReading?.flight?.canonical ?? "", result?.transcript.text ?? "", result?.openReading?.text ?? "",
         ] + measuredCells(result?.features, duration: result?.audioDuration)
-            + [result?.features?.secondOpinionFlights?.first?.canonical ?? ""]
+            + [result?.features?.secondOpinionFlights?.first?.canonical ?? "",
+               result?.features?.crossCheck.map { $0.flight?.canonical ?? "" } ?? "",
+               result?.features?.crossCheck.map { String(format: "%.4f", $0.probability) } ?? ""]
         return cells.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t")
     }
 

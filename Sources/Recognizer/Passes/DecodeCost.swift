@@ -37,6 +37,8 @@ public struct DecodeSteps: Sendable, Hashable {
     public var rival = 0.0
     /// True when the rival was the one decoded alongside.
     public var rivalAlongside = false
+    /// A second acoustic model's whole decode (`RecognizerConfiguration.crossCheckModel`), all its threads.
+    public var crossCheck = 0.0
 
     public init() {}
 }
