@@ -70,18 +70,21 @@ struct Decider: Sendable {
     /// True when a second acoustic model's reading of today's grammar can turn this utterance's "did you mean" into an
     /// answer (`DecisionModel.agreementProbability`): only then is it worth its decode.
     func wantsSecondOpinion(_ features: DecisionFeatures) -> Bool {
-        guard let model, let agreement = model.agreementProbability, let best = features.heardFlights.first else { return false }
-        let probability = model.probability(features)
-        return probability >= agreement && probability < model.acceptProbability && doubtingFlights(features, best: best).isEmpty
-            && features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds
+        couldBeAnswered(features, from: model?.agreementProbability)
     }
 
     /// True when a second acoustic model's own decision can turn this utterance's "did you mean" or refusal into an
     /// answer (`DecisionModel.crossCheck`): only then is its whole decode worth its time.
     func wantsCrossCheck(_ features: DecisionFeatures) -> Bool {
-        guard let model, let crossCheck = model.crossCheck, let best = features.heardFlights.first else { return false }
+        couldBeAnswered(features, from: model?.crossCheck?.probability)
+    }
+
+    /// True when the model's probability lies from `lower` up to its accept probability and nothing else doubts the
+    /// flight: where more evidence could answer it.
+    private func couldBeAnswered(_ features: DecisionFeatures, from lower: Double?) -> Bool {
+        guard let model, let lower, let best = features.heardFlights.first else { return false }
         let probability = model.probability(features)
-        return probability >= crossCheck.probability && probability < model.acceptProbability && doubtingFlights(features, best: best).isEmpty
+        return probability >= lower && probability < model.acceptProbability && doubtingFlights(features, best: best).isEmpty
             && features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds
     }
 
