@@ -115,9 +115,10 @@ struct Decider: Sendable {
         guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
         let agreed = model.agreementProbability.map { probability >= $0 && features.secondOpinionFlights?.first == best } ?? false
         // Only where the cross-check is asked for, so that reading it everywhere (`eval --rival`) decides the same.
-        let crossChecked = wantsCrossCheck(features) && model.crossCheck.map { check in
-            features.crossCheck.map { $0.flight == best && $0.probability >= check.otherModelProbability } == true
-        } == true
+        var crossChecked = false
+        if let check = model.crossCheck, let reading = features.crossCheck, wantsCrossCheck(features) {
+            crossChecked = reading.flight == best && reading.probability >= check.otherModelProbability
+        }
         if probability < model.confirmProbability && !crossChecked { return .rejected(.lowConfidence(score: probability)) }
         return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || crossChecked)
     }
