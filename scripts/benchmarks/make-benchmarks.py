@@ -268,29 +268,41 @@ def main():
         print("\n## Speed\n")
         print("\n".join(speed))
         if ablation_sets:
-            stock_model, stock_accept, stock_confirm, _, _ = summarize.refit(TRAINING_FEATURES)
-            adapted_model, adapted_accept, adapted_confirm, agreement, _ = summarize.committed(os.path.join(adapted, "decision-model.json"))
+            stock = summarize.refit(TRAINING_FEATURES)
+            adapted_decision = summarize.committed(os.path.join(adapted, "decision-model.json"))
             def label(text, model): return f"**{text} (default)**" if model == DEFAULT_MODEL else text
+            shares = []
             for name, features, manifest in ablation_sets:
-                features["routed"] = summarize.as_routed(fit.load(features["stock"]), fit.load(features["adapted"]), os.path.dirname(manifest))
+                folder = os.path.dirname(manifest)
+                stock_rows, adapted_rows = fit.load(features["stock"]), fit.load(features["adapted"])
+                features["routed"] = summarize.as_routed(stock_rows, adapted_rows, folder)
+                checked = summarize.with_cross_check(stock_rows, adapted_rows, adapted_decision.model, folder)
+                features["cross-checked"] = summarize.as_routed(checked, adapted_rows, folder)
+                wide = [row for row in features["cross-checked"] if row["band"] == "wide"]
+                shares.append(f"{name} {100 * summarize.cross_check_share(wide, stock.model, stock.accept, stock.cross):.1f}%")
             print("\n## Ablation\n")
             print("Each set decoded twice, with Debian's stock acoustic model and with the adapted one, each decision "
                   "replayed on the same decodes (the hand thresholds at the calibrated decision's beams; each model's "
-                  f"calibrated decision with its own coefficients and probabilities: stock answers at p ≥ {stock_accept}, "
-                  f"adapted at p ≥ {adapted_accept}, or at p ≥ {agreement} when the stock model's reading of today's grammar "
-                  "(measured in the adapted decodes) heard the same flight). Noise suppression (`--denoise`) is off in every "
+                  f"calibrated decision with its own coefficients and probabilities: stock answers at p ≥ {stock.accept}, "
+                  f"adapted at p ≥ {adapted_decision.accept}, or at p ≥ {adapted_decision.agreement} when the stock model's reading of today's grammar "
+                  "(measured in the adapted decodes) heard the same flight). `--cross-check` (off by default) asks the "
+                  f"adapted model's own decision where the stock model's probability is from {stock.cross[0]} to {stock.accept} and "
+                  f"nothing else doubts the flight, and answers a flight both heard at an adapted probability of at least {stock.cross[1]} "
+                  "(README, \"A second model's decision\"); it decodes the clip again, with every pass, on "
+                  + ", ".join(shares) + " of the wideband clips. Noise suppression (`--denoise`) is off in every "
                   "row: it cost right answers on our dev split (README, \"Noise suppression\"). \"Right\" includes "
                   "refusing a clip that names no flight.\n")
+            telephone_decision = adapted_decision.decision()
             print(summarize.ablation(ablation_sets, [
                 ("stock, hand thresholds", "stock", summarize.threshold_decision),
-                ("stock, calibrated", "stock", summarize.model_decision(stock_model, stock_accept, stock_confirm)),
+                ("stock, calibrated", "stock", stock.decision()),
                 (label("stock, calibrated; telephone audio: adapted, calibrated, with the stock model's second opinion", "routed"), "routed",
-                 summarize.by_band({"wide": summarize.model_decision(stock_model, stock_accept, stock_confirm),
-                                    "telephone": summarize.model_decision(adapted_model, adapted_accept, adapted_confirm, agreement)})),
+                 summarize.by_band({"wide": stock.decision(), "telephone": telephone_decision})),
+                ("the default with `--cross-check`", "cross-checked",
+                 summarize.by_band({"wide": stock.decision(cross_checking=True), "telephone": telephone_decision})),
                 ("adapted, hand thresholds", "adapted", summarize.threshold_decision),
-                ("adapted, its own calibrated decision alone", "adapted", summarize.model_decision(adapted_model, adapted_accept, adapted_confirm)),
-                (label("adapted, calibrated, with the stock model's second opinion", "adapted"), "adapted",
-                 summarize.model_decision(adapted_model, adapted_accept, adapted_confirm, agreement)),
+                ("adapted, its own calibrated decision alone", "adapted", summarize.model_decision(adapted_decision.model, adapted_decision.accept, adapted_decision.confirm)),
+                (label("adapted, calibrated, with the stock model's second opinion", "adapted"), "adapted", telephone_decision),
             ]))
         print("\n## Accuracy\n")
         calibrated = summarize.committed(os.path.join(ACOUSTIC_MODEL, "decision-model.json")) if MODEL_FLAGS else summarize.refit(TRAINING_FEATURES)

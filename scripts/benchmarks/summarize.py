@@ -2,8 +2,9 @@
 """Turns `flightvoice eval --rival --features` tables into the accuracy part of BENCHMARKS.md.
 
   summarize.py --model-file MODEL/decision-model.json --set NAME=FEATURES.tsv:MANIFEST.tsv [--set ...] [--reliability NAME ...]
-  summarize.py --model-from TRAIN_FEATURES.tsv ...     (refits from training features instead; thresholds on the
-                                                        dev-human-/dev-synthetic-features.tsv beside them)
+  summarize.py --model-from TRAIN_FEATURES.tsv ...     (refits the stock decision from training features instead, with
+                                                        its probabilities and cross-check chosen on the dev decodes
+                                                        beside them, as DecisionModel+Fitted.swift was: `refit`)
 
 For each set: right / wrong / "did you mean" with the flight said / not answered, per condition, per kind and per
 spoken form (the manifest's columns), under two decisions taken on the same decodes:
@@ -47,12 +48,13 @@ def threshold_decision(row):
         return "accept", [row["heard_today"]]
     return "confirm", offers(row, row["rival_flight"])
 
-def model_decision(model, accept, confirm, agreement=None):
+def model_decision(model, accept, confirm, agreement=None, cross=None):
     """(decision, flights offered) as the calibrated Decider takes it: the fitting script's decision (rows from
-    `fit.load`), with what a "did you mean" offers."""
+    `fit.load`), with what a "did you mean" offers. With `cross` ((own, other) probabilities), as `--cross-check`
+    decides, on rows that carry the second model's decision (`with_cross_check`)."""
     def decide(row):
         if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
-        kind = fit.decide(row, model.probability(row), accept, confirm, agreement)
+        kind = fit.decide(row, model.probability(row), accept, confirm, agreement, cross)
         if kind == "accept": return "accept", [row["heard_today"]]
         if kind == "confirm": return "confirm", offers(row, row["open_flight"] if open_other(row) else row["rival_flight"])
         return "reject", []
@@ -81,6 +83,23 @@ def as_routed(wide_rows, telephone_rows, folder):
         chosen["band"] = band
         routed.append(chosen)
     return routed
+
+def with_cross_check(rows, other_rows, other_model, folder):
+    """Copies of `rows` that each carry the second model's own decision on the same clip (`other_rows`, its decodes of
+    the same manifest, matched by the clip's file): its flight and its probability under `other_model`, as
+    `--cross-check` reads it (`fit.pair_cross_check`)."""
+    def clip(row): return os.path.normpath(os.path.join(folder, row["path"]))
+    other = {clip(row): row for row in other_rows}
+    paired = []
+    for row in rows:
+        o = other.get(clip(row))
+        decision = (o["heard_today"], other_model.probability(o) if o["heard"] else 0.0) if o else None
+        paired.append(dict(row, cross_check=decision))
+    return paired
+
+def cross_check_share(rows, model, accept, cross):
+    """The share of `rows` on which `--cross-check` decodes the clip again (`fit.wants_cross_check`)."""
+    return sum(fit.wants_cross_check(r, model.probability(r) if r["heard"] else 0.0, accept, cross) for r in rows) / len(rows)
 
 def by_band(deciders):
     """A decider taking each row's decision with `deciders[row["band"]]`."""
@@ -158,41 +177,63 @@ def ablation(sets, variants):
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
+class Calibrated:
+    """A calibrated decision: the model, its probabilities (`agreement` and `cross` None where it has none) and where
+    they come from."""
+    def __init__(self, model, accept, confirm, agreement, cross, description):
+        self.model, self.accept, self.confirm, self.agreement, self.cross = model, accept, confirm, agreement, cross
+        self.description = description
+
+    def decision(self, cross_checking=False):
+        """The decider; with `cross_checking`, as `--cross-check` decides (off by default)."""
+        return model_decision(self.model, self.accept, self.confirm, self.agreement, self.cross if cross_checking else None)
+
+# The committed decodes the stock decision is fitted and chosen on (README, "A second model's decision"), beside the
+# training features: each dev set's features, its manifest, and the adapted model's decodes of it for the cross-check.
+STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv"),
+                  ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv")]
+ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models", "en-us-flightvoice", "decision-model.json")
+
 def refit(train_path):
-    """(model, accept, confirm, agreement, description) refitted from training features, the thresholds chosen on the committed dev
-    features beside them, as the fitting script does."""
+    """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
+    beside them, with the README's command (`DecisionModel+Fitted.swift` holds the same)."""
     train = fit.load(train_path)
     model = fit.Model(train)
     folder = os.path.dirname(train_path)
-    devs = [fit.load(os.path.join(folder, name)) for name in ("dev-human-features.tsv", "dev-synthetic-features.tsv")
-            if os.path.exists(os.path.join(folder, name))]
-    accept, confirm, agreement = fit.choose(devs or [train], model)
-    return model, accept, confirm, agreement, f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`"
+    devs = []
+    if all(os.path.exists(os.path.join(folder, name)) for names in STOCK_DEV_SETS for name in names):
+        cross_model = fit.Model.from_file(ADAPTED_DECISION)[0]
+        for features, manifest, adapted in STOCK_DEV_SETS:
+            rows = fit.load(os.path.join(folder, features), os.path.join(folder, manifest))
+            fit.pair_cross_check(rows, fit.load(os.path.join(folder, adapted)), cross_model)
+            devs.append(rows)
+    accept, confirm, agreement, cross = fit.choose(devs or [train], model)
+    return Calibrated(model, accept, confirm, agreement, cross,
+                      f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`")
 
 def committed(model_path):
-    """(model, accept, confirm, agreement, description) from an acoustic model's decision-model.json."""
+    """The calibrated decision an acoustic model's decision-model.json holds."""
     model, accept, confirm, agreement = fit.Model.from_file(model_path)
-    return model, accept, confirm, agreement, f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`"
+    return Calibrated(model, accept, confirm, agreement, None,
+                      f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`")
 
 def describe(calibrated):
-    model, accept, confirm, agreement, description = calibrated
+    agreement = calibrated.agreement
     agreeing = "" if agreement is None else f", and at p ≥ {agreement} when Debian's stock model heard the same flight"
-    return f"answer at p ≥ {accept}{agreeing}, \"did you mean\" at p ≥ {confirm} ({description})"
+    return f"answer at p ≥ {calibrated.accept}{agreeing}, \"did you mean\" at p ≥ {calibrated.confirm} ({calibrated.description})"
 
 def report(calibrated, sets, reliable, telephone=None):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
     `calibrated` is what `refit` or `committed` returns. With `telephone` ((that, {set name: the telephone model's
     features})), telephone clips are decided on that model's decodes with its decision, as the default recognizer does."""
-    model, accept, confirm, agreement, _ = calibrated
-    calibrated_decision = model_decision(model, accept, confirm, agreement)
+    model = calibrated.model
+    calibrated_decision = calibrated.decision()
     deciders = {"hand thresholds": threshold_decision, "calibrated": calibrated_decision}
     print(f"Calibrated decision: {describe(calibrated)}.\n")
     if telephone:
-        t_model, t_accept, t_confirm, t_agreement, _ = telephone[0]
         deciders = {"hand thresholds": on_main_model(threshold_decision),
-                    "calibrated": by_band({"wide": calibrated_decision,
-                                           "telephone": model_decision(t_model, t_accept, t_confirm, t_agreement)})}
-        model = BandProbability({"wide": model, "telephone": t_model})
+                    "calibrated": by_band({"wide": calibrated_decision, "telephone": telephone[0].decision()})}
+        model = BandProbability({"wide": model, "telephone": telephone[0].model})
         print(f"Telephone audio (recorded at 8 kHz), as the recognizer routes it: decoded by the adapted model and decided "
               f"on with its own decision: {describe(telephone[0])}.\n")
     for name, features, manifest in sets:
