@@ -94,8 +94,10 @@ public struct RecognizerConfiguration: Sendable {
     /// against 8 (11 at a weight of 200).
     public var streamingMeanPriorFrames = 50
 
-    /// Beams of the free phone loop (HMM, phone exit, word exit): wide, as it was always decoded (it costs about a
-    /// twentieth of the audio's duration).
+    /// Beams of the free phone loop (HMM, phone exit, word exit): wide, as it was always decoded. Narrowing them saves
+    /// nothing: at the library's defaults (1e-48, 1e-48, 7e-29) every corpus clip got the same features and the same
+    /// answer, and the CPU did not move (callgrind, 4 corpus clips through all passes: 12.91 G instructions against
+    /// 12.98 G); from 1e-30 the scores move.
     public var phoneLoopBeams: (hmm: Double, phone: Double, word: Double) = (1e-80, 1e-80, 1e-60)
 
     /// Beams of the rival pass (today's grammar less the flight heard): the open grammar's (0.10 s of CPU per audio second
