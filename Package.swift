@@ -91,13 +91,15 @@ let package = Package(
         // Helpers for tests on either store backend: throw-away PostgreSQL databases (FLIGHTVOICE_TEST_DATABASE), temporary files.
         .target(name: "DatabaseTestSupport", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection"], path: "Tests/DatabaseTestSupport"),
         .testTarget(name: "FlightStoreTests", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection", "DatabaseTestSupport"]),
+        // Running a program to its end from a test (the fitting scripts, boto3, a second server).
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore", "ProcessTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden", "LiveFixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TranscriptionJobsTests", dependencies: ["TranscriptionJobs"]),
-        .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer", "TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer", "TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport", "ProcessTestSupport"], exclude: ["Fixtures"]),
     ]
 )

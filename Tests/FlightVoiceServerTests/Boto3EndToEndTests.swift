@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// A real AWS client against the server: boto3 from PyPI, in a virtual environment under .build, runs the seed app's

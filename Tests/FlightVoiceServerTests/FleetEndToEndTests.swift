@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// Two servers on one PostgreSQL database, as behind a load balancer: whichever a client reaches sees the same jobs,

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 @testable import Recognizer
 import Testing
 
@@ -13,17 +14,7 @@ struct DecisionModelFittingTests {
 
     /// Runs `arguments` with python3 in `folder`; (exit status, standard output and error).
     static func python(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try runToEnd("/usr/bin/python3", arguments, in: folder)
     }
 
     static func temporaryFile(_ name: String) -> URL {
