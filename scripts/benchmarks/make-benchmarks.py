@@ -276,7 +276,7 @@ def main():
                 folder = os.path.dirname(manifest)
                 stock_rows, adapted_rows = fit.load(features["stock"]), fit.load(features["adapted"])
                 features["routed"] = summarize.as_routed(stock_rows, adapted_rows, folder)
-                checked = summarize.with_cross_check(stock_rows, adapted_rows, adapted_decision.model, folder)
+                checked = summarize.with_cross_check(stock_rows, adapted_rows, adapted_decision.model)
                 features["cross-checked"] = summarize.as_routed(checked, adapted_rows, folder)
                 wide = [row for row in features["cross-checked"] if row["band"] == "wide"]
                 shares.append(f"{name} {100 * summarize.cross_check_share(wide, stock.model, stock.accept, stock.cross):.1f}%")

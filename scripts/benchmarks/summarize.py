@@ -84,22 +84,16 @@ def as_routed(wide_rows, telephone_rows, folder):
         routed.append(chosen)
     return routed
 
-def with_cross_check(rows, other_rows, other_model, folder):
+def with_cross_check(rows, other_rows, other_model):
     """Copies of `rows` that each carry the second model's own decision on the same clip (`other_rows`, its decodes of
-    the same manifest, matched by the clip's file): its flight and its probability under `other_model`, as
-    `--cross-check` reads it (`fit.pair_cross_check`)."""
-    def clip(row): return os.path.normpath(os.path.join(folder, row["path"]))
-    other = {clip(row): row for row in other_rows}
-    paired = []
-    for row in rows:
-        o = other.get(clip(row))
-        decision = (o["heard_today"], other_model.probability(o) if o["heard"] else 0.0) if o else None
-        paired.append(dict(row, cross_check=decision))
+    the same clips), as `--cross-check` reads it (`fit.pair_cross_check`)."""
+    paired = [dict(row) for row in rows]
+    fit.pair_cross_check(paired, other_rows, other_model)
     return paired
 
 def cross_check_share(rows, model, accept, cross):
     """The share of `rows` on which `--cross-check` decodes the clip again (`fit.wants_cross_check`)."""
-    return sum(fit.wants_cross_check(r, model.probability(r) if r["heard"] else 0.0, accept, cross) for r in rows) / len(rows)
+    return sum(fit.wants_cross_check(r, fit.probability(model, r), accept, cross) for r in rows) / len(rows)
 
 def by_band(deciders):
     """A decider taking each row's decision with `deciders[row["band"]]`."""
