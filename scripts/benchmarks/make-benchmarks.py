@@ -279,7 +279,7 @@ def main():
                 checked = summarize.with_cross_check(stock_rows, adapted_rows, adapted_decision.model)
                 features["cross-checked"] = summarize.as_routed(checked, adapted_rows, folder)
                 wide = [row for row in features["cross-checked"] if row["band"] == "wide"]
-                shares.append(f"{name} {100 * summarize.cross_check_share(wide, stock.model, stock.accept, stock.cross):.1f}%")
+                shares.append(f"{name} {100 * fit.cross_check_share(wide, stock.model, stock.accept, stock.cross):.1f}%")
             print("\n## Ablation\n")
             print("Each set decoded twice, with Debian's stock acoustic model and with the adapted one, each decision "
                   "replayed on the same decodes (the hand thresholds at the calibrated decision's beams; each model's "

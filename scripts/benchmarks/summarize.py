@@ -91,10 +91,6 @@ def with_cross_check(rows, other_rows, other_model):
     fit.pair_cross_check(paired, other_rows, other_model)
     return paired
 
-def cross_check_share(rows, model, accept, cross):
-    """The share of `rows` on which `--cross-check` decodes the clip again (`fit.wants_cross_check`)."""
-    return sum(fit.wants_cross_check(r, fit.probability(model, r), accept, cross) for r in rows) / len(rows)
-
 def by_band(deciders):
     """A decider taking each row's decision with `deciders[row["band"]]`."""
     return lambda row: deciders[row.get("band", "wide")](row)

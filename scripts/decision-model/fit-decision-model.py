@@ -192,6 +192,10 @@ def wants_cross_check(row, p, accept, cross):
     return (cross is not None and row["heard"] and cross[0] <= p < accept and not open_other
             and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS)
 
+def cross_check_share(rows, model, accept, cross):
+    """The share of `rows` on which the second model is asked (its whole decode is the cost)."""
+    return sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
+
 def decide(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
     the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
@@ -239,9 +243,9 @@ def choose(dev_sets, model):
     often, averaged over the dev sets."""
     if dev_sets and isinstance(dev_sets[0], dict): dev_sets = [dev_sets]
     grid = [i / 200 for i in range(60, 200)] + [0.995, 0.999]
-    def tally(accept, agreement):
+    def tally(accept, agreement, cross=None):
         """(within the limits on every dev set, the share answered right averaged over them)"""
-        counts = [(outcomes(rows, model, accept, 0.0, agreement), len(rows)) for rows in dev_sets]
+        counts = [(outcomes(rows, model, accept, 0.0, agreement, cross), len(rows)) for rows in dev_sets]
         return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
                 round(sum(c["right"] / n for c, n in counts), 9))
     accept = next((a for a in grid if tally(a, None)[0]), grid[-1])
@@ -255,15 +259,11 @@ def choose(dev_sets, model):
     cross = None
     if all(row["cross_check"] is not None for rows in dev_sets for row in rows if row["heard"]):
         def asked(own):
-            return max(sum(wants_cross_check(r, probability(model, r), accept, (own, 0)) for r in rows) / len(rows) for rows in dev_sets)
+            return max(cross_check_share(rows, model, accept, (own, 0)) for rows in dev_sets)
         own = next((o for o in [i / 20 for i in range(0, 20)] if o < accept and asked(o) <= CROSS_CHECK_SHARE), None)
         if own is not None:
-            def tally_cross(other):
-                counts = [(outcomes(rows, model, accept, 0.0, agreement, (own, other)), len(rows)) for rows in dev_sets]
-                return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
-                        round(sum(c["right"] / n for c, n in counts), 9))
-            allowed = [(right, other, other) for other in [i / 20 for i in range(0, 21)] for ok, right in [tally_cross(other)] if ok]
-            if allowed: cross = (own, max(allowed)[2])
+            allowed = [(right, other) for other in [i / 20 for i in range(0, 21)] for ok, right in [tally(accept, agreement, (own, other))] if ok]
+            if allowed: cross = (own, max(allowed)[1])
     def useful(confirm):
         return sum((c["right"] + c["confirm_right"]) / len(rows) for rows in dev_sets for c in [outcomes(rows, model, accept, confirm, agreement, cross)])
     candidates = [i / 100 for i in range(5, int(round(min(accept, agreement or 1) * 100)) + 1)]
@@ -368,8 +368,7 @@ def main():
     for name, rows in [("training", train)] + devs + checks:
         print(summary(name, rows, model, accept, confirm, agreement, cross))
         if cross is not None:
-            share = sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
-            print(f"\nthe second model decoded {100 * share:.1f}% of the clips")
+            print(f"\nthe second model decoded {100 * cross_check_share(rows, model, accept, cross):.1f}% of the clips")
     if out:
         open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on))
     if json_out:
