@@ -9,8 +9,9 @@ import Foundation
 /// hurried pace costs, plus the lead over today's nearest other flight; the fit score is reported either way.
 /// Either way, doubt asks: another of today's flights heard by the open grammar, or speech the words do not explain,
 /// makes an answer a question. A model with an agreement probability also answers below its accept probability when
-/// a second acoustic model heard the same flight (`wantsSecondOpinion`), and one with a cross-check when a second
-/// acoustic model's own decision heard the same flight and is sure enough of it (`wantsCrossCheck`). Pure; `Sendable`.
+/// a second acoustic model heard the same flight (`wantsSecondOpinion`), one with a cross-check when a second
+/// acoustic model's own decision heard the same flight and is sure enough of it (`wantsCrossCheck`), and one with a
+/// neural check when the neural model ranks the same flight first by a clear lead (`wantsNeuralCheck`). Pure; `Sendable`.
 struct Decider: Sendable {
     /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
     let thresholds: RecognitionThresholds
@@ -79,6 +80,12 @@ struct Decider: Sendable {
         couldBeAnswered(features, from: model?.crossCheck?.probability)
     }
 
+    /// True when the neural acoustic model's ranking of today's flights can turn this utterance's "did you mean" or
+    /// refusal into an answer (`DecisionModel.neuralCheck`): only then is it worth its time.
+    func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
+        couldBeAnswered(features, from: model?.neuralCheck?.probability)
+    }
+
     /// True when the model's probability lies from `lower` up to its accept probability and nothing else doubts the
     /// flight: where more evidence could answer it.
     private func couldBeAnswered(_ features: DecisionFeatures, from lower: Double?) -> Bool {
@@ -119,8 +126,13 @@ struct Decider: Sendable {
         if let check = model.crossCheck, let reading = features.crossCheck, wantsCrossCheck(features) {
             crossChecked = reading.flight == best && reading.probability >= check.otherModelProbability
         }
-        if probability < model.confirmProbability && !crossChecked { return .rejected(.lowConfidence(score: probability)) }
-        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || crossChecked)
+        var neuralChecked = false
+        if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features) {
+            neuralChecked = reading.flight == best && (reading.margin ?? .infinity) >= check.margin
+        }
+        let confirmed = crossChecked || neuralChecked
+        if probability < model.confirmProbability && !confirmed { return .rejected(.lowConfidence(score: probability)) }
+        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || confirmed)
     }
 
     private func decision(_ features: DecisionFeatures, score: Double?, scoreWithoutRival: Double?, acceptAt: Double) -> RecognitionDecision {

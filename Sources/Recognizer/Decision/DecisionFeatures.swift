@@ -77,12 +77,46 @@ public struct DecisionFeatures: Sendable {
     /// What a second acoustic model decided on the same audio (`RecognizerConfiguration.crossCheckModel`); nil when it
     /// was not asked.
     public internal(set) var crossCheck: CrossCheckReading?
+    /// How the neural acoustic model scored today's flights on the same audio (`RecognizerConfiguration.neuralModel`);
+    /// nil when it was not asked.
+    public internal(set) var neural: NeuralReading?
 
     /// A second acoustic model's own decision on the same audio: the flight it heard and its probability that it is
     /// the one said (its own decision model's).
     public struct CrossCheckReading: Sendable {
         public let flight: FlightNumber?
         public let probability: Double
+    }
+
+    /// What the neural acoustic model made of the audio: today's flights ranked by how well a written form of each
+    /// explains it (teacher-forced, length-normalised log-probability), and its own free transcript.
+    public struct NeuralReading: Sendable {
+        /// The best-scoring flight; nil when no candidate could be scored.
+        public let flight: FlightNumber?
+        /// Its written form that scored best ("LX 40", "Lima X-ray 40", …).
+        public let text: String
+        /// Its length-normalised log-probability (nats per token, ≤ 0).
+        public let score: Double
+        /// Its lead over the best-scoring other flight (nats per token); nil when it was the only candidate.
+        public let margin: Double?
+        /// Rank (0 = best) of the flight today's grammar heard among the flights scored; nil when none was heard or
+        /// the beam pruned it.
+        public let grammarFlightRank: Int?
+        /// The free transcript (greedy decode), as written.
+        public let freeTranscript: String
+        /// The flight the free transcript names by the normalizer, when it is one of today's.
+        public let freeTranscriptFlight: FlightNumber?
+
+        public init(flight: FlightNumber?, text: String, score: Double, margin: Double?, grammarFlightRank: Int?,
+                    freeTranscript: String, freeTranscriptFlight: FlightNumber?) {
+            self.flight = flight
+            self.text = text
+            self.score = score
+            self.margin = margin
+            self.grammarFlightRank = grammarFlightRank
+            self.freeTranscript = freeTranscript
+            self.freeTranscriptFlight = freeTranscriptFlight
+        }
     }
 
     /// The lowest phone-loop ratio of any word: the worst-fitting word.
@@ -162,6 +196,7 @@ extension DecisionFeatures {
         rival = nil
         secondOpinionFlights = nil
         crossCheck = nil
+        neural = nil
     }
 
     /// The rival reading of `path` against this utterance's path: the lead per frame of the words heard (as the fit

@@ -32,6 +32,9 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     /// Where a second acoustic model's own decision on the same audio settles a "did you mean"
     /// (`RecognizerConfiguration.crossCheckModel`); nil: none is asked.
     public let crossCheck: CrossCheck?
+    /// Where the neural acoustic model's scoring of today's flights settles a "did you mean" or a refusal
+    /// (`RecognizerConfiguration.neuralModel`); nil: it is not asked.
+    public let neuralCheck: NeuralCheck?
 
     /// When the flight is answered because a second acoustic model, decoding the same audio with all its passes and
     /// deciding with its own decision model, heard the same flight and is sure enough of it. Unlike the agreement of
@@ -50,9 +53,26 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         }
     }
 
+    /// When the flight is answered because the neural acoustic model, scoring every written form of today's flights
+    /// against the same audio, ranks the same flight first by a clear lead. The two models hear in unrelated ways (a
+    /// GMM with today's grammar; a transformer trained on other speech), so they rarely agree on one wrong flight.
+    /// Chosen by the fitting script on the dev voices, under the same limits as `acceptProbability`.
+    public struct NeuralCheck: Sendable, Hashable, Codable {
+        /// This model's probability from which the neural model is asked (below `acceptProbability`).
+        public let probability: Double
+        /// The neural model's lead of the flight over today's next one (nats per token) from which it is answered.
+        public let margin: Double
+
+        public init(probability: Double, margin: Double) {
+            self.probability = probability
+            self.margin = margin
+        }
+    }
+
     /// A model with these coefficients.
     public init(inputNames: [String], means: [Double], scales: [Double], weights: [Double], intercept: Double,
-                acceptProbability: Double, confirmProbability: Double, agreementProbability: Double? = nil, crossCheck: CrossCheck? = nil) {
+                acceptProbability: Double, confirmProbability: Double, agreementProbability: Double? = nil, crossCheck: CrossCheck? = nil,
+                neuralCheck: NeuralCheck? = nil) {
         precondition(means.count == inputNames.count && scales.count == inputNames.count && weights.count == inputNames.count)
         self.inputNames = inputNames
         self.means = means
@@ -63,6 +83,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         self.confirmProbability = confirmProbability
         self.agreementProbability = agreementProbability
         self.crossCheck = crossCheck
+        self.neuralCheck = neuralCheck
     }
 
     /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
@@ -102,6 +123,9 @@ public struct DecisionModel: Sendable, Hashable, Codable {
             else if let crossCheck = model.crossCheck, !(0...model.acceptProbability).contains(crossCheck.probability)
                         || !(0...1).contains(crossCheck.otherModelProbability) {
                 "its cross-check probabilities (\(crossCheck.probability), other model \(crossCheck.otherModelProbability)) are not 0 ≤ own ≤ accept and 0 ≤ other ≤ 1"
+            }
+            else if let neuralCheck = model.neuralCheck, !(0...model.acceptProbability).contains(neuralCheck.probability) || !(neuralCheck.margin >= 0) {
+                "its neural check (probability \(neuralCheck.probability), margin \(neuralCheck.margin)) is not 0 ≤ probability ≤ accept and margin ≥ 0"
             }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }

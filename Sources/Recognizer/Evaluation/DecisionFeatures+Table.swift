@@ -13,7 +13,9 @@ extension DecisionFeatures {
                                 "heard_today", "grammars_agree", "open_flight_today", "all_words_ratio", "lowest_word_ratio",
                                 "word_count", "flight_word_count", "speech_s", "duration_s",
                                 "lowest_flight_word_ratio", "flight_open_gap_mean", "carrier_ratio", "flight_word_s", "carrier_word_s", "second_opinion_flight",
-                                "cross_check_flight", "cross_check_probability"]
+                                "cross_check_flight", "cross_check_probability",
+                                "neural_flight", "neural_margin", "neural_score", "neural_grammar_rank", "neural_text", "neural_free_transcript",
+                                "neural_free_flight"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -39,7 +41,15 @@ extension DecisionFeatures {
             + [result?.features?.secondOpinionFlights?.first?.canonical ?? "",
                result?.features?.crossCheck.map { $0.flight?.canonical ?? "" } ?? "",
                result?.features?.crossCheck.map { String(format: "%.4f", $0.probability) } ?? ""]
+            + neuralCells(result?.features?.neural)
         return cells.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t")
+    }
+
+    /// The neural model's reading (empty cells when it was not asked).
+    private static func neuralCells(_ reading: NeuralReading?) -> [String] {
+        guard let reading else { return Array(repeating: "", count: 7) }
+        return [reading.flight?.canonical ?? "", reading.margin.map { String(format: "%.4f", $0) } ?? "", String(format: "%.4f", reading.score),
+                reading.grammarFlightRank.map(String.init) ?? "", reading.text, reading.freeTranscript, reading.freeTranscriptFlight?.canonical ?? ""]
     }
 
     /// The measures beyond the fit score's parts (empty cells when nothing was heard as words).
