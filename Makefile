@@ -44,7 +44,7 @@ release: deps neural-model
 build: deps neural-model
 	swift build $(SWIFT_BUILD_FLAGS)
 
-# Accuracy on a manifest (see README, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv [BY=condition]
+# Accuracy on a manifest (see docs/accuracy-and-decisions.md, "Measuring accuracy"): make eval MANIFEST=path/to/manifest.tsv [BY=condition]
 MANIFEST ?= Samples/manifest.tsv
 eval: release
 	$(BINARY) eval $(MANIFEST) $(if $(BY),--by $(BY)) --misses

@@ -6,7 +6,7 @@ public enum FlightDirection: String, Sendable, Codable, CaseIterable {
     case arrival
 }
 
-/// The status vocabulary of the departure and arrival displays (see README, "Flight statuses").
+/// The status vocabulary of the departure and arrival displays (see docs/commands.md, "Flight statuses").
 public enum FlightStatus: String, Sendable, Codable, CaseIterable {
     case scheduled
     case onTime = "on time"

@@ -28,7 +28,7 @@ public struct RecognizerConfiguration: Sendable {
     }()
     /// The acoustic model used unless another is chosen: Debian's stock model. The adapted one hears more flights and,
     /// with the stock model's second opinion, answers more of the corpus, but not more of the people and voices held out
-    /// from every choice (human check 48.4% against 50.0%, flite 65.6% against 70.2%; README, "Each model with its own
+    /// from every choice (human check 48.4% against 50.0%, flite 65.6% against 70.2%; docs/accuracy-and-decisions.md, "Each model with its own
     /// decision"), so it is selected, not the default; telephone audio goes to it (`telephoneAcousticModel`).
     public static let defaultAcousticModel = stockAcousticModel
 
@@ -58,7 +58,7 @@ public struct RecognizerConfiguration: Sendable {
     /// Probability of a pause between two words (`-silprob`), in every grammar pass; the library's default. With the
     /// language weight it costs ln(0.005) × 6.5 ≈ −34 per pause, so a decode stretches words over short gaps rather
     /// than pause. At 0.1 more flights are heard right, but the decision fitted here answers no more of them at the
-    /// same share of wrong flights (`eval --silence-probability`; README, "How a spoken answer is decided").
+    /// same share of wrong flights (`eval --silence-probability`; docs/experiments.md).
     public var silenceProbability: Double = 0.005
 
     /// Gaussians scored per codebook and frame (`-topn`; 4 is the library's default). More is not simply better.
@@ -134,14 +134,14 @@ public struct RecognizerConfiguration: Sendable {
     /// The acoustic model telephone audio (`AudioBand.telephone`: recorded at 8 kHz, or nothing above 4 kHz) is decoded
     /// with, decided on with that model's own decision; nil: as any other audio. By default FlightVoice's adapted
     /// model, whose adaptation audio held 8 kHz copies: Debian's stock model was trained on wideband speech only and
-    /// hears an empty band above 4 kHz as a mismatch (README, "Telephone audio").
+    /// hears an empty band above 4 kHz as a mismatch (docs/accuracy-and-decisions.md, "Telephone audio").
     public var telephoneAcousticModel: String? = Self.adaptedAcousticModel
 
     /// A second acoustic model whose own decision on the same audio (all its passes, decided by its own decision model)
     /// is asked where this model's decision model has a cross-check (`DecisionModel.crossCheck`, chosen for FlightVoice's
     /// adapted model as the second); nil, or the acoustic model itself: none. None by default: the adapted model hears
     /// flights the stock model doubts, and where both hear the same one it is seldom wrong, but its whole decode on the
-    /// doubtful utterances costs about a quarter more CPU, past the batch speed limit (README, "A second model's decision").
+    /// doubtful utterances costs about a quarter more CPU, past the batch speed limit (docs/accuracy-and-decisions.md, "A second model's decision").
     public var crossCheckModel: String?
 
     /// The configuration of the cross-check: this one with `crossCheckModel`, its own decision, and none of the
@@ -218,7 +218,7 @@ public struct RecognizerConfiguration: Sendable {
     public var quietRecordingLevel: Double? = -25
 
     /// Applied to the samples before decoding (denoising, gain); identity by default. `NoiseSuppressor` makes the
-    /// denoisers (`--denoise`); none is the default because each cost right answers in noise on our dev split (README).
+    /// denoisers (`--denoise`); none is the default because each cost right answers in noise on our dev split (docs/experiments.md, "Noise suppression").
     public var preprocessor: any AudioPreprocessor = IdentityPreprocessor()
 
     /// Further decoder arguments, name and value ("-remove_noise", "no"), applied last; for experiments.
@@ -462,11 +462,11 @@ public enum DecisionRule: Sendable, Hashable {
     /// The calibrated decision model fitted on the acoustic model's own decodes (`DecisionModel.belonging(toAcousticModel:)`):
     /// `decision-model.json` in its folder, or `DecisionModel.stock` for Debian's stock model. A model folder without
     /// one is refused: one model's coefficients do not fit another's scores (the stock coefficients on the adapted
-    /// model's decodes answer 2.2% wrong flights on human dev against 0.2% with its own; README).
+    /// model's decodes answer 2.2% wrong flights on human dev against 0.2% with its own; docs/accuracy-and-decisions.md).
     case acousticModelsOwn
     /// This calibrated decision model, whatever the acoustic model (tests, experiments).
     case model(DecisionModel)
     /// The hand-set `RecognitionThresholds`, at the wide beams they were chosen at (`selectHandThresholds()`): on
-    /// held-out people they answered 5.6% wrong flights and some clips that name none (README).
+    /// held-out people they answered 5.6% wrong flights and some clips that name none (docs/training-and-measurement.md).
     case handThresholds
 }

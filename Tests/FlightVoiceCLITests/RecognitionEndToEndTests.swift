@@ -133,7 +133,7 @@ import Testing
     func denoiseOption() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
-        // Only that each is wired and decodes: what they answer is measured by `eval` (README, "Noise suppression";
+        // Only that each is wired and decodes: what they answer is measured by `eval` (docs/experiments.md, "Noise suppression";
         // SpeexDSP and WebRTC hear this clip as "l x four three").
         for suppressor in ["none", "speex", "spectral", "webrtc"] {
             let run = try binary.run(["recognize", "--format", "jsonl", "--denoise", suppressor, Self.samples.appendingPathComponent("lx40.wav").path])
@@ -203,7 +203,7 @@ import Testing
             return try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         }
         // "L X forty" through an 8 kHz line: the adapted model hears it; Debian's stock model, which never heard an empty
-        // band above 4 kHz, decides otherwise (README, "Telephone audio").
+        // band above 4 kHz, decides otherwise (docs/accuracy-and-decisions.md, "Telephone audio").
         let routed = try answer([])
         #expect(routed["flight"] as? String == "LX40", "\(routed)")
         #expect(try answer(["--telephone-model", "adapted"])["confidence"] as? Double == routed["confidence"] as? Double)

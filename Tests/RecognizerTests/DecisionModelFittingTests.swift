@@ -3,7 +3,7 @@ import ProcessTestSupport
 @testable import Recognizer
 import Testing
 
-/// The committed decision models are the fitting script's output on the committed decodes (README, "Each model with its
+/// The committed decision models are the fitting script's output on the committed decodes (docs/accuracy-and-decisions.md, "Each model with its
 /// own decision"), and the benchmark summary refits the stock one as `make benchmarks` does: a change to either
 /// script, or to a committed model file, that breaks that shows here rather than when someone next regenerates them.
 @Suite("The committed decision models rebuild from the committed decodes")

@@ -215,7 +215,7 @@ def main():
     for name in ("mdef", "means", "variances", "transition_matrices", "sendump", "noisedict", "feat.params"):
         shutil.copy(os.path.join(staged, name), out_model)
     # The old model's decision coefficients do not fit the new one's scores: the recognizer refuses the folder until
-    # they are refitted on its decodes (README, "Training data and an adapted acoustic model").
+    # they are refitted on its decodes (docs/training-and-measurement.md, "The adapted acoustic model").
     stale_decision = os.path.join(out_model, "decision-model.json")
     if os.path.exists(stale_decision):
         os.remove(stale_decision)

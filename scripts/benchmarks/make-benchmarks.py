@@ -6,7 +6,7 @@ each decision is taken, the decision model's calibration, and speed. `make bench
                      [--speed-only] [--speed-manifest TSV] [--speed-clips N]
 
 --corpus: a folder with manifest.tsv and schedule.csv (default ../shared/corpus); its schedule is imported into a
-fresh database that also holds the seeded day, as the README says. It is only measured, never fitted on.
+fresh database that also holds the seeded day, as docs/accuracy-and-decisions.md says. It is only measured, never fitted on.
 --training-set: the output of `make training-set` (scripts/training-data/make-training-set.py); every N-th clip of its
 dev split (voices held out of training) and of its check split (flite voices, never in training) is measured.
 Sets that are missing are skipped with a note. Needs a release build (`make release`).
@@ -288,9 +288,9 @@ def main():
                   "(measured in the adapted decodes) heard the same flight). `--cross-check` (off by default) asks the "
                   f"adapted model's own decision where the stock model's probability is from {stock.cross[0]} to {stock.accept} and "
                   f"nothing else doubts the flight, and answers a flight both heard at an adapted probability of at least {stock.cross[1]} "
-                  "(README, \"A second model's decision\"); it decodes the clip again, with every pass, on "
+                  "(docs/accuracy-and-decisions.md, \"A second model's decision\"); it decodes the clip again, with every pass, on "
                   + ", ".join(shares) + " of the wideband clips. Noise suppression (`--denoise`) is off in every "
-                  "row: it cost right answers on our dev split (README, \"Noise suppression\"). \"Right\" includes "
+                  "row: it cost right answers on our dev split (docs/experiments.md, \"Noise suppression\"). \"Right\" includes "
                   "refusing a clip that names no flight.\n")
             telephone_decision = adapted_decision.decision()
             print(summarize.ablation(ablation_sets, [

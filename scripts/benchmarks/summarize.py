@@ -178,7 +178,7 @@ class Calibrated:
         """The decider; with `cross_checking`, as `--cross-check` decides (off by default)."""
         return model_decision(self.model, self.accept, self.confirm, self.agreement, self.cross if cross_checking else None)
 
-# The committed decodes the stock decision is fitted and chosen on (README, "A second model's decision"), beside the
+# The committed decodes the stock decision is fitted and chosen on (docs/accuracy-and-decisions.md, "A second model's decision"), beside the
 # training features: each dev set's features, its manifest, and the adapted model's decodes of it for the cross-check.
 STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv"),
                   ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv")]
@@ -186,7 +186,7 @@ ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models",
 
 def refit(train_path):
     """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
-    beside them, with the README's command (`DecisionModel+Fitted.swift` holds the same)."""
+    beside them, with the command in docs/accuracy-and-decisions.md (`DecisionModel+Fitted.swift` holds the same)."""
     train = fit.load(train_path)
     model = fit.Model(train)
     folder = os.path.dirname(train_path)

@@ -24,7 +24,7 @@ public struct SpectralDenoiser: AudioPreprocessor {
         /// Factor on the measured noise spectrum (over-subtraction): above 1 removes more, below 1 protects speech.
         public var noiseOverestimate: Double = 1
 
-        /// The settings chosen on the training set's dev split (see README, "Noise suppression").
+        /// The settings chosen on the training set's dev split (see docs/experiments.md, "Noise suppression").
         public init() {}
     }
 

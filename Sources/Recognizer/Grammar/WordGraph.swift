@@ -7,7 +7,7 @@
 /// only join alternatives (2,712 states for a day of 719 flight numbers); `minimized()` gives the smallest
 /// deterministic automaton of the same word sequences (1,089 for that day). Every arc of a JSGF grammar without
 /// weights has probability 1, so both accept the same sequences at the same cost; the search still prunes differently
-/// in the smaller graph, so a decode can read other words (README, "How a spoken answer is decided"). Pure; `Sendable`.
+/// in the smaller graph, so a decode can read other words (docs/accuracy-and-decisions.md, "How a spoken answer is decided"). Pure; `Sendable`.
 struct WordGraph: Sendable, Equatable {
     struct Arc: Sendable, Hashable {
         let from: Int

@@ -64,7 +64,7 @@ public struct LiveConfiguration: Sendable {
     /// second core busy while the right one is decoded after the open grammar; without it, the rival of the flights
     /// heard starts beside the comparisons the moment today's grammar is done, which gave the lower decision p95 on
     /// 24 dev clips (181–250 ms against 321–380) and on 43 clips in all, at a higher one on 11 mostly synthetic clips
-    /// whose prediction held (205–227 ms against 148–234; README, "Live").
+    /// whose prediction held (205–227 ms against 148–234; docs/live-and-kiosk.md, "Measured").
     public var predictsRival = false
     /// Utterances with at most this much speech are tried as replies when one is expected, in seconds: "yes please"
     /// takes about 0.8 s; a flight number rarely less than 1.2 s.
