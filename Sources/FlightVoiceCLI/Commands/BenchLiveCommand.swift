@@ -33,7 +33,7 @@ enum BenchLiveCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "name the clips or folders to play") }
-        let configuration = try RecognizerOptions.configuration(arguments)
+        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         let inputs = try ClipInputs.collect(arguments.positionals).compactMap { input -> String? in
             if case .file(let path) = input { return path } else { return nil }
         }

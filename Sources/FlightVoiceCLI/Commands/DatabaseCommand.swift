@@ -2,12 +2,14 @@ import FlightCore
 import FlightStore
 import Foundation
 
-/// `flightvoice db status|import|reset`: what the flight database holds, and loading an operator's day into it.
+/// `flightvoice db init|status|import|reset|watch`: creating the flight database, what it holds, and loading an
+/// operator's day into it.
 enum DatabaseCommand: Command {
     static let name = "db"
-    static let summary = "Show, import into, or reset the flight database"
+    static let summary = "Create, show, import into, or reset the flight database"
     static let usage = """
-    flightvoice db status [--db PATH | --database URL]
+    flightvoice db init [--db PATH | --database URL]
+           flightvoice db status [--db PATH | --database URL]
            flightvoice db import [--db PATH | --database URL] FILE.csv
            flightvoice db reset [--db PATH | --database URL]
            flightvoice db watch [--db PATH | --database URL] [--count N]
@@ -17,6 +19,9 @@ enum DatabaseCommand: Command {
         .value("--count", valueName: "N", help: "watch: stop after N changes (default: run until interrupted)."),
     ]
     static let discussion = """
+    init creates the database from the built-in service day (a PostgreSQL database gets its schema), and leaves an
+    existing one as it is. Every other command refuses a named database file that does not exist (exit 74), so that a
+    mistyped path never shows the demo day; only the default location is created on first use.
     import upserts flights from a CSV with the header
       flight,airline,direction,airport,city,scheduled,estimated,terminal,gate,belt,status,codeshares
     in one transaction: a bad row rejects the file (with its line number) and nothing is written.
@@ -29,9 +34,17 @@ enum DatabaseCommand: Command {
     """
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard let action = arguments.positionals.first else { throw UsageError(message: "say status, import FILE.csv, reset or watch") }
+        guard let action = arguments.positionals.first else { throw UsageError(message: "say init, status, import FILE.csv, reset or watch") }
         let operands = arguments.positionals.dropFirst()
         switch action {
+        case "init":
+            guard operands.isEmpty else { throw UsageError(message: "init takes no operands") }
+            let location = DatabaseOptions.location(context.settings)
+            let existed: Bool = if case .sqlite(let path) = location { FileManager.default.fileExists(atPath: path) } else { true }
+            let status = try DatabaseOptions.openStore(arguments, context: context, create: true).status()
+            context.console.print(existed
+                ? "\(location) already exists (schema \(status.schemaVersion), \(status.flights) flights); left as it is"
+                : "created \(status.path) from the built-in day (\(status.flights) flights)")
         case "status":
             guard operands.isEmpty else { throw UsageError(message: "status takes no operands") }
             printStatus(try DatabaseOptions.openStore(arguments, context: context).status(), console: context.console)
@@ -57,7 +70,7 @@ enum DatabaseCommand: Command {
             context.console.print("watching \(try store.status().path) at schedule revision \(try store.scheduleRevision())")
             watch(store, limit: limit, console: context.console)
         default:
-            throw UsageError(message: "unknown db action '\(action)': say status, import FILE.csv, reset or watch")
+            throw UsageError(message: "unknown db action '\(action)': say init, status, import FILE.csv, reset or watch")
         }
         return .success
     }

@@ -12,7 +12,7 @@ enum EvalCommand: Command {
     static let usage = "flightvoice eval [options] MANIFEST.tsv"
     static let options: [OptionSpec] = [
         .value("--by", valueName: "COLUMN", help: "Also report per value of this manifest column (repeatable)."),
-        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
+        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (setting `workers`; default: all cores)."),
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
@@ -40,8 +40,8 @@ enum EvalCommand: Command {
         guard FileManager.default.fileExists(atPath: manifestPath) else {
             throw CommandFailure(message: "\(manifestPath): no such file", exitCode: .noInput)
         }
-        let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        var configuration = try RecognizerOptions.configuration(arguments)
+        let jobs = try context.settings.integer(.workers, in: SettingKey.workerRange)
+        var configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         configuration.alwaysReadsRival = arguments.has("rival")
         if let beams = arguments.value("beams") {
             let values = beams.split(separator: ",").compactMap { Double($0) }

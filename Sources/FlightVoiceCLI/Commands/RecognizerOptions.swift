@@ -2,7 +2,7 @@ import Recognizer
 
 /// The speech-model options of `recognize` and `eval`.
 enum RecognizerOptions {
-    static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model folder, decided on with its own decision-model.json (default: Debian's stock model; `adapted`: FlightVoice's models/en-us-flightvoice).")
+    static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model (setting `model`): `stock` (Debian's, the default), `adapted` (FlightVoice's models/en-us-flightvoice), or a model folder decided on with its own decision-model.json.")
     static let telephoneModel = OptionSpec.value("--telephone-model", valueName: "DIR", help: "Acoustic model for telephone audio (recorded at 8 kHz, or nothing above 4 kHz), decided on with its own decision-model.json (default: `adapted`; `none`: decode it with --model like any other audio).")
     static let crossCheck = OptionSpec.flag("--cross-check", help: "Where the stock model's decision doubts a flight (p 0.6–0.81), ask FlightVoice's adapted model's own decision on the same audio and answer a flight both hear (adapted p ≥ 0.7): more answers right, no more wrong on held-out voices, about a quarter more CPU (README, \"A second model's decision\").")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
@@ -12,12 +12,12 @@ enum RecognizerOptions {
     static let verbose = OptionSpec.flag("--verbose", "-v", help: "Show the speech library's own log on standard error.")
 
     /// The configuration these options describe; a missing or unloadable model is exit 69 with its path.
-    static func configuration(_ arguments: ParsedArguments) throws -> RecognizerConfiguration {
+    static func configuration(_ arguments: ParsedArguments, settings: EffectiveSettings) throws -> RecognizerConfiguration {
         var configuration = RecognizerConfiguration()
-        if arguments.value("model") == "adapted" {
-            configuration.selectModel(folder: try adaptedModel())
-        } else if let model = arguments.value("model") {
-            configuration.selectModel(folder: model, keepDictionary: arguments.value("dict") != nil)
+        switch settings[.model].value {
+        case "stock": break
+        case "adapted": configuration.selectModel(folder: try adaptedModel())
+        case let folder: configuration.selectModel(folder: folder, keepDictionary: arguments.value("dict") != nil)
         }
         if let dictionary = arguments.value("dict") { configuration.dictionary = dictionary }
         switch arguments.value("telephone-model") {
