@@ -21,6 +21,9 @@ import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
+# This machine's /etc/flightvoice/flightvoice.conf (an installed package) must not choose the database or the model:
+# the benchmarks name their own, and an empty settings file leaves every other setting at its default.
+os.environ["FLIGHTVOICE_CONFIG"] = os.devnull
 # Debian's stock acoustic model, the default; its decision is refitted from the committed training features (the same
 # coefficients and thresholds as DecisionModel+Fitted.swift). Another model (--model) carries its decision-model.json.
 STOCK_ACOUSTIC_MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
@@ -190,7 +193,7 @@ def main():
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
     atexit.register(shutil.rmtree, work, ignore_errors=True)
     seed = os.path.join(work, "seed.sqlite")
-    run([BINARY, "db", "status", "--db", seed])
+    run([BINARY, "db", "init", "--db", seed])
     speed_manifest = options.speed_manifest
     if speed_manifest is None:
         dev = os.path.join(options.training_set, "dev.tsv")
