@@ -84,7 +84,7 @@ public final class FlightVoiceService: Sendable {
         apiToken = token.contents.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !apiToken.isEmpty else { throw ServiceSetupError(message: "the token file \(tokenPath) is empty") }
         // The token itself is never printed: standard output and error end up in the journal.
-        if token.created { notes.append("API token for flight updates generated in \(tokenPath) (send it as Authorization: Bearer; read it from the file)") }
+        if token.created { notes.append("API token for flight updates generated in \(tokenPath) (clients send it in the Authorization header; read it from the file)") }
         let credentialsPath = configuration.credentialsFile ?? folder.credentialsFile
         let generated = try DataFolder.secretFile(at: credentialsPath) { AWSCredentials.generated() }
         credentials = try AWSCredentials(fileText: generated.contents, path: credentialsPath)

@@ -24,6 +24,6 @@ import Testing
         #expect(requests.contains { $0.hasPrefix("event=request method=PUT path=/v1/flights/LX40 ") && $0.contains(" status=401 ") }, "\(requests)")
         #expect(!server.outputText.contains(token), "the token is in no line, not even the first start's")
         #expect(!server.outputText.contains("not-the-token") && !server.outputText.contains("Bearer") && !server.outputText.contains("note=x"),
-                "no header and no query string is logged")
+                "no header and no query string is logged: \(server.outputText)")
     }
 }

@@ -46,12 +46,23 @@ struct ConfigurationFile: Sendable, Equatable {
             if origin == .builtIn { return ConfigurationFile(path: path, origin: origin, exists: false, entries: [:]) }
             throw ConfigurationError(path: path, line: nil, message: "no such file (named by \(origin.rawValue))")
         }
-        let text: String
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ConfigurationError(path: path, line: nil, message: "is a folder, not a settings file")
+        }
+        // Read through a handle (not String(contentsOfFile:)), so that /dev/null reads as an empty file.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ConfigurationError(path: path, line: nil, message: "cannot read it (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            data = try handle.readToEnd() ?? Data()
         } catch {
-            let reason = access(path, R_OK) == 0 ? "not UTF-8 text" : String(cString: strerror(EACCES))
-            throw ConfigurationError(path: path, line: nil, message: "cannot read it (\(reason))")
+            throw ConfigurationError(path: path, line: nil, message: "cannot read it (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(path: path, line: nil, message: "cannot read it (not UTF-8 text)")
         }
         return ConfigurationFile(path: path, origin: origin, exists: true, entries: try parse(text, path: path))
     }
