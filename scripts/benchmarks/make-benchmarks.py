@@ -235,7 +235,7 @@ def main():
         shutil.copy(seed, corpus_db)
         run([BINARY, "db", "import", os.path.join(options.corpus, "schedule.csv"), "--db", corpus_db])
         features = os.path.join(work, "corpus.tsv")
-        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features, extra=("--calibrated-decision",))
+        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features)
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
         if not MODEL_FLAGS:
             adapted_features = decode_telephone(os.path.join(options.corpus, "manifest.tsv"), corpus_db, "corpus", sets[-1][0])
@@ -252,7 +252,7 @@ def main():
             continue
         part = subset(manifest, options.every, os.path.join(folder, f"{split}-benchmark.tsv"))
         features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
-        evaluate(part, seed, features, extra=("--calibrated-decision",))
+        evaluate(part, seed, features)
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
         if not MODEL_FLAGS:
             adapted_features = decode_telephone(part, seed, f"{os.path.basename(os.path.normpath(folder))}-{split}", sets[-1][0])

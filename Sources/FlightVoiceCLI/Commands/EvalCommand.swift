@@ -20,7 +20,8 @@ enum EvalCommand: Command {
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), and with --cross-check the second model's decision (cross_check_flight, cross_check_probability), not only where they decide."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+    ] + RecognizerOptions.measurement + [
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

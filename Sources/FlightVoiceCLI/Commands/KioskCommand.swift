@@ -14,7 +14,7 @@ enum KioskCommand: Command {
         .value("--speaker", valueName: "NAME", help: "ALSA playback device for spoken answers (setting `speaker`; default: default)."),
         .flag("--no-voice", help: "Do not speak the answers (setting `voice = off`)."),
         .value("--card-seconds", valueName: "N", help: "How long an answer stays on screen, counting down (default 20)."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary,
         CommonOptions.database, CommonOptions.sharedDatabase,
         .value("--offline-copy", valueName: "PATH",
                help: "With --database: the local SQLite copy that answers while the shared database is unreachable (default: offline-copy.sqlite beside the default database)."),
@@ -55,7 +55,10 @@ enum KioskCommand: Command {
         // Logs go to standard error only when it is not the terminal the kiosk draws on (under systemd: the journal).
         let console = context.console
         if !console.errorIsTerminal {
-            console.printError(Diagnostics.startLine(command: name, checks: Diagnostics.run(settings)).description)
+            // The sound devices are named, not opened: the kiosk opens them itself and shows when one is missing.
+            let line = Diagnostics.startLine(command: name, checks: Diagnostics.run(settings, scope: [.models, .database, .disk]))
+                .with("microphone", options.microphone ?? "none").with("speaker", options.speaker ?? "off")
+            console.printError(line.description)
             options.queryLog = { line in console.printError(line.description) }
         }
         let kiosk = Kiosk(flights: store, configuration: configuration, options: options)
