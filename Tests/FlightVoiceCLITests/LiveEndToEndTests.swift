@@ -87,6 +87,11 @@ import Testing
         try kiosk.send("Enter")
         let card = try kiosk.waitFor { $0.contains("GATE") }
         #expect(card.contains("LX 40   Swiss   to New York (JFK)") && card.contains("GATE E34"), "\(card)")
+        // Standard error, here a file as under systemd, gets the start line and one line per query.
+        let log = try String(contentsOf: binary.folder.appendingPathComponent("kiosk-stderr.txt"), encoding: .utf8)
+        #expect(log.hasPrefix("event=start command=kiosk version="), "\(log)")
+        #expect(log.contains(" microphone=testmic speaker=off\n"), "\(log)")
+        #expect(log.contains("\nevent=query source=keyboard status=found flight=LX40 heard=\"swiss forty\"\n"), "\(log)")
 
         try kiosk.send("Escape")
         let back = try kiosk.waitFor { $0.contains("Say your flight number") }
