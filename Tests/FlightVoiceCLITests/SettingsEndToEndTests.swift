@@ -178,4 +178,17 @@ import Testing
         #expect(lines.dropFirst(2).first == "acoustic model  stock (/usr/share/pocketsphinx/model/en-us/en-us)")
         #expect(lines.last?.wholeMatch(of: /schedule        .+flights\.sqlite, changed \d+ (s|min|h|days) ago/) != nil, "\(lines.last ?? "")")
     }
+
+    @Test func theExampleSettingsFileIsValidAndHelpStatesThePrecedence() throws {
+        let binary = try BuiltBinary()
+        defer { binary.cleanUp() }
+        let example = BuiltBinary.packageRoot.appendingPathComponent("config/flightvoice.conf").path
+        let shown = try Self.settings(binary.run(["--config", example, "config", "--json"]))
+        #expect(shown["database"]?["value"] as? String == "/var/lib/flightvoice/flights.sqlite")
+        #expect(shown["port"]?["source"] as? String == "file")
+        let help = try binary.run(["--help"])
+        #expect(help.exitCode == 0)
+        #expect(help.standardOutput.contains("Precedence, highest first: flag > settings file > FLIGHTVOICE_DATABASE / FLIGHTVOICE_DB (database only, where the file is silent) > default"))
+        #expect(help.standardOutput.contains("/etc/flightvoice/flightvoice.conf"))
+    }
 }
