@@ -159,6 +159,11 @@ import Testing
         #expect(noDatabase.standardOutput.contains("FAIL  database      \(missing) (flag --db) does not exist — do: check the path, or create it: flightvoice db init --db \(missing)"))
         #expect(!FileManager.default.fileExists(atPath: missing), "doctor creates nothing")
 
+        let unreachable = try binary.run(["doctor", "--database", "postgres://nobody@127.0.0.1:1/flights"])
+        #expect(unreachable.exitCode == 76, "\(unreachable.standardOutput)")
+        #expect(unreachable.standardOutput.contains("FAIL  database      postgres://nobody@127.0.0.1:1/flights (flag --database): cannot reach"))
+        #expect(unreachable.standardOutput.contains("— do: start PostgreSQL or check the URL's host, port, user and password"))
+
         let noMicrophone = try binary.run(["doctor", "--device", "nosuchmic"])
         #expect(noMicrophone.exitCode == 71)
         #expect(noMicrophone.standardOutput.contains("FAIL  microphone    ALSA capture device 'nosuchmic'"))

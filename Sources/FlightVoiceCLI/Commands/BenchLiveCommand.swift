@@ -45,7 +45,7 @@ enum BenchLiveCommand: Command {
             }
             candidateSilence = seconds
         }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
         let recognizer = try answerer.makeRecognizer()
 

@@ -41,32 +41,32 @@ enum DatabaseCommand: Command {
             guard operands.isEmpty else { throw UsageError(message: "init takes no operands") }
             let location = DatabaseOptions.location(context.settings)
             let existed: Bool = if case .sqlite(let path) = location { FileManager.default.fileExists(atPath: path) } else { true }
-            let status = try DatabaseOptions.openStore(arguments, context: context, create: true).status()
+            let status = try DatabaseOptions.openStore(context, create: true).status()
             context.console.print(existed
                 ? "\(location) already exists (schema \(status.schemaVersion), \(status.flights) flights); left as it is"
                 : "created \(status.path) from the built-in day (\(status.flights) flights)")
         case "status":
             guard operands.isEmpty else { throw UsageError(message: "status takes no operands") }
-            printStatus(try DatabaseOptions.openStore(arguments, context: context).status(), console: context.console)
+            printStatus(try DatabaseOptions.openStore(context).status(), console: context.console)
         case "import":
             guard operands.count == 1, let file = operands.first else { throw UsageError(message: "import takes one CSV file") }
             guard FileManager.default.fileExists(atPath: file) else {
                 throw CommandFailure(message: "\(file): no such file", exitCode: .noInput)
             }
-            let store = try DatabaseOptions.openStore(arguments, context: context)
+            let store = try DatabaseOptions.openStore(context)
             let summary = try store.importCSV(contentsOf: file, now: context.now)
             var line = "imported \(file): \(summary.inserted) added, \(summary.updated) updated"
             if !summary.airlinesAdded.isEmpty { line += "; new airlines \(summary.airlinesAdded.joined(separator: ", "))" }
             context.console.print(line)
         case "reset":
             guard operands.isEmpty else { throw UsageError(message: "reset takes no operands") }
-            let store = try DatabaseOptions.openStore(arguments, context: context)
+            let store = try DatabaseOptions.openStore(context)
             try store.reset()
             context.console.print("reset \(try store.status().path) to the built-in day")
         case "watch":
             guard operands.isEmpty else { throw UsageError(message: "watch takes no operands") }
             let limit = try arguments.integer("count", in: 1...Int(Int32.max))
-            let store = try DatabaseOptions.openStore(arguments, context: context)
+            let store = try DatabaseOptions.openStore(context)
             context.console.print("watching \(try store.status().path) at schedule revision \(try store.scheduleRevision())")
             watch(store, limit: limit, console: context.console)
         default:

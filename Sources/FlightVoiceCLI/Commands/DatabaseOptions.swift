@@ -13,7 +13,7 @@ enum DatabaseOptions {
     /// Opens (creating or migrating when needed) the database a command uses. A SQLite path that was named (by a flag,
     /// the settings file or the environment) and does not exist is exit 74 naming it and where it was named, unless
     /// `create`: only the default location is created on first use, so a mistyped path never shows the demo day.
-    static func openStore(_ arguments: ParsedArguments, context: CommandContext, create: Bool = false) throws -> any FlightDatabase {
+    static func openStore(_ context: CommandContext, create: Bool = false) throws -> any FlightDatabase {
         let location = location(context.settings)
         if !create { try requireExisting(location, settings: context.settings) }
         return try location.open()

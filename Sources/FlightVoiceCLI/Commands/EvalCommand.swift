@@ -67,7 +67,7 @@ enum EvalCommand: Command {
         for column in groupColumns where !manifest.columns.contains(column) {
             throw UsageError(message: "the manifest has no column '\(column)' (it has \(manifest.columns.joined(separator: ", ")))")
         }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let featuresPath = arguments.value("features")

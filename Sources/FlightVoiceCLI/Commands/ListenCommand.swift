@@ -32,7 +32,7 @@ enum ListenCommand: Command {
         guard device != "none" else { throw UsageError(message: "listen needs a microphone, but the microphone setting is none (\(context.settings[.microphone].source.description)); give --device NAME") }
         let once = arguments.has("once")
         let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
         let service = try LiveRecognitionService(vocabulary: answerer.vocabulary, configuration: configuration)
         let console = context.console

@@ -48,7 +48,7 @@ enum RecognizeCommand: Command {
 
         let inputs = try ClipInputs.collect(arguments.positionals)
         if let outputFolder { try createFolder(outputFolder) }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let options = PresentationOptions(now: context.now, isTerminal: context.console.outputIsTerminal)
@@ -85,7 +85,7 @@ enum RecognizeCommand: Command {
     /// Writes today's grammar and the dictionary entries the recognizer adds for it: with Debian's dictionary, what
     /// today's-grammar pass decodes against.
     private static func writeGrammar(to folder: String, arguments: ParsedArguments, context: CommandContext) throws {
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let recognizer = try SpokenQueryAnswerer(flights: store, configuration: try RecognizerOptions.configuration(arguments, settings: context.settings), now: context.now)
             .makeRecognizer()
         try createFolder(folder)
