@@ -24,8 +24,9 @@ public enum FlightVoiceCommand {
         }
         text += """
 
-        settings: every command reads \(ConfigurationFile.defaultPath) (keys: \(SettingKey.allCases.map { $0.rawValue }.joined(separator: ", "))),
-        or the file named by --config FILE or \(ConfigurationFile.environmentVariable); a missing default file means built-in defaults.
+        settings: every command reads \(ConfigurationFile.defaultPath), or the file named by --config FILE or
+        \(ConfigurationFile.environmentVariable); a missing default file means built-in defaults. Keys (see 'flightvoice config --help'):
+        \(SettingKey.allCases.map { $0.rawValue }.joined(separator: ", ")).
         Precedence, highest first: \(EffectiveSettings.precedence).
         'flightvoice config' shows each effective setting and where it came from; a malformed file exits 78 naming FILE:LINE.
 

@@ -132,6 +132,7 @@ struct EffectiveSettings: Sendable {
         var values: [SettingKey: ResolvedSetting] = [:]
         var shadowed: [String] = []
         let databaseVariables = [FlightDatabaseLocationNames.urlVariable, FlightDatabaseLocationNames.pathVariable]
+        // In declaration order: `data` is resolved before the secrets whose defaults live in it.
         for key in SettingKey.allCases {
             if let flagged = flagValue(key, arguments: arguments) {
                 values[key] = flagged
@@ -146,10 +147,6 @@ struct EffectiveSettings: Sendable {
                 shadowed += databaseVariables.filter { !(environment[$0] ?? "").isEmpty }
                     .map { "\($0) is set but not used: the database comes from \(values[key]!.source.description)" }
             }
-        }
-        // Defaults that follow another setting (the secrets live in the data folder) follow its effective value.
-        for key in [SettingKey.tokenFile, .awsCredentials] where values[key]!.source == .builtIn {
-            values[key] = ResolvedSetting(value: builtInDefault(key, resolved: values, environment: environment), source: .builtIn)
         }
         return EffectiveSettings(file: file, values: values, shadowed: shadowed)
     }
