@@ -22,6 +22,7 @@ import Testing
         #expect(requests.contains { $0.hasPrefix("event=request method=PUT path=/v1/flights/LX40 route=/v1/flights/{flight} status=200 request_bytes=\(update.count) ") && $0.contains(" duration_ms=") },
                 "\(requests)")
         #expect(requests.contains { $0.hasPrefix("event=request method=PUT path=/v1/flights/LX40 ") && $0.contains(" status=401 ") }, "\(requests)")
+        #expect(lines.contains("event=stopping drain_seconds=30") && lines.contains("event=stopped drained=yes"), "\(lines)")
         #expect(!server.outputText.contains(token), "the token is in no line, not even the first start's")
         #expect(!server.outputText.contains("not-the-token") && !server.outputText.contains("Bearer") && !server.outputText.contains("note=x"),
                 "no header and no query string is logged: \(server.outputText)")

@@ -1,3 +1,4 @@
+import FlightCore
 import FlightStoreSelection
 import FlightStorePostgres
 import FlightVoiceServer
@@ -27,9 +28,10 @@ enum ServeCommand: Command {
         RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary,
     ]
     static let discussion = """
-    Logs go to standard error, one logfmt line (key=value) per event: "event=start …" with what doctor checks, then
-    "event=request method=… path=… route=… status=… duration_ms=…" per request. logfmt because journald keeps one entry
-    per line and grep finds fields without a parser; no line holds a header, a token, a query string or audio.
+    Logs go to standard error, one logfmt line (key=value) per event: "event=start …" with what doctor checks,
+    "event=request method=… path=… route=… status=… duration_ms=…" per request, and "event=stopping", "event=stopped
+    drained=yes|no" on SIGTERM. logfmt because journald keeps one entry per line and grep finds fields without a
+    parser; no line holds a header, a token, a query string or audio.
     The API is described in docs/openapi.yaml. Once the port is bound, standard output gets "listening on http://HOST:PORT".
     AWS clients need only AWS_SHARED_CREDENTIALS_FILE=DATA/aws-credentials and endpoint_url=http://HOST:PORT.
     With --database postgres://… (or FLIGHTVOICE_DATABASE), flights, the job queue, job media, transcripts and S3 objects
@@ -112,9 +114,11 @@ enum ServeCommand: Command {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         context.console.print("listening on http://\(shownHost):\(port)")
         stop.wait()
-        context.console.printError("flightvoice serve: stopping; waiting up to \(Int(configuration.drainSeconds)) s for decodes in progress")
+        // Logfmt like the request lines: a drain that ran out of time is one grep away (drained=no).
+        context.console.printError(LogLine(event: "stopping").with("drain_seconds", String(Int(configuration.drainSeconds))).description)
         let drained = service.drain(deadline: Date().addingTimeInterval(configuration.drainSeconds))
-        if !drained { context.console.printError("flightvoice serve: decodes still running at the deadline; their jobs resume at the next start") }
+        context.console.printError(LogLine(event: "stopped").with("drained", drained ? "yes" : "no")
+            .with("note", drained ? nil : "decodes still running at the deadline; their jobs resume at the next start").description)
         withExtendedLifetime(sources) {}
         return .success
     }
