@@ -91,7 +91,8 @@ public enum FlightVoiceCommand {
             let context = try CommandContext(console: console, environment: environment, settings: settings)
             return try command.run(parsed, context: context).rawValue
         } catch let error as UsageError {
-            let moved = RecognizerOptions.movedOptions.first { error.message == "unknown option '\($0.key)'" }.map { " (\($0.value))" } ?? ""
+            let hints = RecognizerOptions.movedOptions.merging(["--config": "--config FILE goes before the command: flightvoice --config FILE \(command.name) …"]) { first, _ in first }
+            let moved = hints.first { error.message == "unknown option '\($0.key)'" }.map { " (\($0.value))" } ?? ""
             console.printError("flightvoice \(command.name): \(error.message)\(moved)\n")
             console.writeError(command.help)
             return ExitCode.usage.rawValue
