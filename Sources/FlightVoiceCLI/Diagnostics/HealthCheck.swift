@@ -124,10 +124,7 @@ enum Diagnostics {
     /// `models/whisper-tiny.en`, looked for where the adapted model is: beside the executable, in
     /// `../share/flightvoice/models/`, then in the source tree; nil when none holds every file.
     static func neuralModelFolder() -> String? {
-        guard let adaptedParent = RecognizerConfiguration.adaptedAcousticModel.map({ ($0 as NSString).deletingLastPathComponent }) else {
-            return modelFolders().map { ($0 as NSString).appendingPathComponent(neuralModelName) }.first(where: hasNeuralFiles)
-        }
-        return ([adaptedParent] + modelFolders()).map { ($0 as NSString).appendingPathComponent(neuralModelName) }.first(where: hasNeuralFiles)
+        modelFolders().map { ($0 as NSString).appendingPathComponent(neuralModelName) }.first(where: hasNeuralFiles)
     }
 
     private static func hasNeuralFiles(_ folder: String) -> Bool {
