@@ -61,7 +61,8 @@ let package = Package(
         .target(name: "Kiosk", dependencies: ["FlightCore", "AudioDevices", "Recognizer", "Presenter"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"]),
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"],
+                plugins: ["BuildRevision"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
@@ -86,6 +87,8 @@ let package = Package(
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
         .executableTarget(name: "embed-resources", path: "Plugins/embed-resources-tool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
+        // The git revision the binary is built from, for `flightvoice --version` ("unknown" from a tarball).
+        .plugin(name: "BuildRevision", capability: .buildTool()),
 
         .testTarget(name: "FlightCoreTests", dependencies: ["FlightCore"]),
         // Helpers for tests on either store backend: throw-away PostgreSQL databases (FLIGHTVOICE_TEST_DATABASE), temporary files.

@@ -21,6 +21,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         }
         message = String(describing: error)
         switch error {
+        case is ConfigurationError: exitCode = .configuration
         case is CSVImportError: exitCode = .dataError
         case FlightStoreError.cannotReadFile: exitCode = .noInput
         case let failure as any DatabaseFailure where failure.isUnreachable: exitCode = .databaseUnreachable

@@ -25,4 +25,6 @@ public enum ExitCode: Int32, Sendable {
     case ioError = 74
     /// The PostgreSQL server named by --database or FLIGHTVOICE_DATABASE cannot be reached.
     case databaseUnreachable = 76
+    /// The settings file is malformed (unknown key, bad value, a key set twice) or cannot be read (EX_CONFIG).
+    case configuration = 78
 }

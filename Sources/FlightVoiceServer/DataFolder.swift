@@ -27,7 +27,10 @@ public struct DataFolder: Sendable {
         return dataHome + "/flightvoice"
     }
 
-    public var flightsDatabase: String { root + "/flights.sqlite" }
+    public var flightsDatabase: String { Self.flightsDatabase(in: root) }
+
+    /// The flights database of the data folder at `root`, whether or not it is open.
+    public static func flightsDatabase(in root: String) -> String { root + "/flights.sqlite" }
     public var jobsDatabase: String { root + "/jobs.sqlite" }
     public var tokenFile: String { root + "/api-token" }
     public var credentialsFile: String { root + "/aws-credentials" }

@@ -83,7 +83,8 @@ public final class FlightVoiceService: Sendable {
         let token = try DataFolder.secretFile(at: tokenPath) { Crypto.hex(Crypto.randomBytes(24)) }
         apiToken = token.contents.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !apiToken.isEmpty else { throw ServiceSetupError(message: "the token file \(tokenPath) is empty") }
-        if token.created { notes.append("API token for flight updates (saved in \(tokenPath), shown only now): \(apiToken)") }
+        // The token itself is never printed: standard output and error end up in the journal.
+        if token.created { notes.append("API token for flight updates generated in \(tokenPath) (clients send it in the Authorization header; read it from the file)") }
         let credentialsPath = configuration.credentialsFile ?? folder.credentialsFile
         let generated = try DataFolder.secretFile(at: credentialsPath) { AWSCredentials.generated() }
         credentials = try AWSCredentials(fileText: generated.contents, path: credentialsPath)
@@ -219,6 +220,7 @@ public final class FlightVoiceService: Sendable {
     }
 
     private func handle(_ request: HTTPRequest, router: Router) -> HTTPResponse {
+        let started = ContinuousClock.now
         let response: HTTPResponse
         let route: String
         switch router.match(request) {
@@ -238,7 +240,25 @@ public final class FlightVoiceService: Sendable {
             response = error.response
         }
         metrics.countRequest(method: request.method, route: route, status: response.status)
+        if let log = configuration.requestLog {
+            log(Self.requestLine(request, route: route, response: response, duration: ContinuousClock.now - started).description)
+        }
         return response
+    }
+
+    /// The request's log line: method, path (never the query, which can carry a presigned URL's signature), route,
+    /// status, sizes and time. Never a header (no Authorization, no token) and never a body (no audio).
+    static func requestLine(_ request: HTTPRequest, route: String, response: HTTPResponse, duration: Duration) -> LogLine {
+        var line = LogLine(event: "request")
+        line.append("method", request.method)
+        line.append("path", String(request.path.prefix(200)))
+        line.append("route", route)
+        line.append("status", String(response.status))
+        line.append("request_bytes", String(request.body.count))
+        if case .bytes(let body) = response.body { line.append("response_bytes", String(body.count)) }
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        line.append("duration_ms", String(format: "%.1f", milliseconds))
+        return line
     }
 
     /// Routes every API; AWS requests (`POST /` with X-Amz-Target, and `/bucket/key`) come last.

@@ -39,6 +39,8 @@ public struct ServiceConfiguration: Sendable {
     /// The region SigV4 credentials are scoped to; any region a client signs for is accepted if the signature holds.
     public var accountID = "flightvoice-local"
     public var recognizer = RecognizerConfiguration()
+    /// Where each request's logfmt line goes (`serve`: standard error, which journald keeps); nil logs nothing.
+    public var requestLog: (@Sendable (String) -> Void)?
     /// The instant answers are given for (a fixed moment in tests: FLIGHTVOICE_NOW).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -26,6 +26,9 @@ public struct KioskOptions: Sendable {
     /// When answers come from a local copy because the shared database is unreachable, the time that copy was taken
     /// (shown as the information's age); nil while answers are live. Unset for a local SQLite file.
     public var offlineCopyTakenAt: (@Sendable () -> Date?)?
+    /// Receives one logfmt line per answered query (typed or spoken); nil logs nothing. It must not write to the
+    /// terminal the kiosk draws on.
+    public var queryLog: (@Sendable (LogLine) -> Void)?
 
     public init() {}
 }
@@ -148,7 +151,9 @@ public final class Kiosk: Sendable {
                 return
             }
             do {
-                show(try answerer.resolver.answer(trimmed, now: now()))
+                let answer = try answerer.resolver.answer(trimmed, now: now())
+                self.options.queryLog?(.query(answer, source: "keyboard"))
+                show(answer)
             } catch {
                 state.body = .idle(hint: "The flight information cannot be read right now (\(error)). Please ask at the desk.")
             }
@@ -283,7 +288,9 @@ public final class Kiosk: Sendable {
             default: break
             }
             do {
-                show(try answerer.answer(for: result, now: now()), decision: result.decision)
+                let answer = try answerer.answer(for: result, now: now())
+                self.options.queryLog?(.query(answer, source: "microphone", audioSeconds: result.audioDuration, decodeSeconds: result.decodeSeconds))
+                show(answer, decision: result.decision)
             } catch {
                 state.body = .idle(hint: "The flight information cannot be read right now. Please ask at the desk.")
             }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the built `flightvoice` executable the way a user does, with a private database and a fixed "now".
+/// Runs the built `flightvoice` executable the way a user does, with a private settings file, database and data
+/// folder, and a fixed "now".
 struct BuiltBinary {
     struct Run {
         let exitCode: Int32
@@ -23,13 +24,35 @@ struct BuiltBinary {
     static let fixedNow = "2026-11-30T12:00:00+01:00"
 
     let folder: URL
+    /// The default database location under the private XDG_DATA_HOME: created from the built-in day on first use.
     let databasePath: String
+    /// The settings file every run reads (FLIGHTVOICE_CONFIG): empty unless a test writes it, so that this machine's
+    /// /etc/flightvoice/flightvoice.conf never reaches a test.
+    let settingsPath: String
 
-    /// A fresh temporary folder with its own database path (the database is created on first use).
+    /// A fresh temporary folder with its own (empty) settings file and database path.
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flightvoice-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        databasePath = folder.appendingPathComponent("flights.sqlite").path
+        databasePath = folder.appendingPathComponent("flightvoice/flights.sqlite").path
+        settingsPath = folder.appendingPathComponent("flightvoice.conf").path
+        try Data().write(to: URL(fileURLWithPath: settingsPath))
+    }
+
+    /// Writes `text` as the settings file the runs read.
+    func writeSettings(_ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: settingsPath))
+    }
+
+    /// The environment every run gets: the private settings file, data folder and "now", and no database variable.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FLIGHTVOICE_CONFIG"] = settingsPath
+        environment["FLIGHTVOICE_DB"] = nil  // a developer's own database must not leak into tests
+        environment["FLIGHTVOICE_DATABASE"] = nil  // nor a shared one
+        environment["FLIGHTVOICE_NOW"] = Self.fixedNow
+        environment["XDG_DATA_HOME"] = folder.path
+        return environment
     }
 
     /// Removes the temporary folder.
@@ -37,17 +60,13 @@ struct BuiltBinary {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs `flightvoice ARGUMENTS` with FLIGHTVOICE_DB and FLIGHTVOICE_NOW set, feeding `input` on standard input.
+    /// Runs `flightvoice ARGUMENTS` in `environment` plus `extra`, feeding `input` on standard input.
     func run(_ arguments: [String], input: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = Self.packageRoot
-        var environment = ProcessInfo.processInfo.environment
-        environment["FLIGHTVOICE_DB"] = databasePath
-        environment["FLIGHTVOICE_DATABASE"] = nil  // a developer's shared database must not leak into tests
-        environment["FLIGHTVOICE_NOW"] = Self.fixedNow
-        environment["XDG_DATA_HOME"] = folder.path
+        var environment = self.environment
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let output = Pipe(), error = Pipe(), standardInput = Pipe()

@@ -17,7 +17,10 @@ import Testing
         let devices = try LiveSoundDevices(in: binary.folder, clips: ["swiss-forty"])
         let live = try binary.run(["listen", "--device", LiveSoundDevices.microphone, "--once", "--format", "jsonl"], environment: devices.environment)
         #expect(live.exitCode == 0, "\(live.standardError)")
-        #expect(live.standardError.isEmpty, "alsa-lib's own messages are silenced: \(live.standardError)")
+        // Standard error (not a terminal here) gets the query's logfmt line and nothing else: alsa-lib's messages are silenced.
+        let logLines = live.standardError.split(separator: "\n")
+        #expect(logLines.count == 1 && logLines.first?.hasPrefix("event=query source=microphone status=found flight=LX40 heard=") == true,
+                "\(live.standardError)")
         let events = try Self.lines(live.standardOutput)
         #expect(events.first?["event"] as? String == "speech_started")
         #expect(events.contains { $0["event"] as? String == "partial" })
@@ -84,6 +87,11 @@ import Testing
         try kiosk.send("Enter")
         let card = try kiosk.waitFor { $0.contains("GATE") }
         #expect(card.contains("LX 40   Swiss   to New York (JFK)") && card.contains("GATE E34"), "\(card)")
+        // Standard error, here a file as under systemd, gets the start line and one line per query.
+        let log = try String(contentsOf: binary.folder.appendingPathComponent("kiosk-stderr.txt"), encoding: .utf8)
+        #expect(log.hasPrefix("event=start command=kiosk version="), "\(log)")
+        #expect(log.contains(" microphone=testmic speaker=off\n"), "\(log)")
+        #expect(log.contains("\nevent=query source=keyboard status=found flight=LX40 heard=\"swiss forty\"\n"), "\(log)")
 
         try kiosk.send("Escape")
         let back = try kiosk.waitFor { $0.contains("Say your flight number") }

@@ -66,7 +66,7 @@ final class KioskSession {
     /// Starts `flightvoice kiosk ARGUMENTS` in an 80×24 terminal with the test database, a fixed "now" and `environment`.
     init(binary: BuiltBinary, arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) throws {
         self.binary = binary
-        var exports = ["FLIGHTVOICE_DB": binary.databasePath, "FLIGHTVOICE_NOW": BuiltBinary.fixedNow, "XDG_DATA_HOME": binary.folder.path,
+        var exports = ["FLIGHTVOICE_CONFIG": binary.settingsPath, "FLIGHTVOICE_NOW": BuiltBinary.fixedNow, "XDG_DATA_HOME": binary.folder.path,
                        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
         exports.merge(environment) { _, new in new }
         let script = binary.folder.appendingPathComponent("kiosk-\(socket).sh")

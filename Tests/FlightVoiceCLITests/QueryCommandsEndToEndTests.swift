@@ -91,6 +91,7 @@ import Testing
     @Test func aCorruptDatabaseExits74NamingTheFile() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
+        try FileManager.default.createDirectory(atPath: (binary.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data("not a database at all, just text".utf8).write(to: URL(fileURLWithPath: binary.databasePath))
         let run = try binary.run(["ask", "LX40"])
         #expect(run.exitCode == 74)

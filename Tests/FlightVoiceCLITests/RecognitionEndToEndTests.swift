@@ -124,26 +124,46 @@ import Testing
         #expect(noModel.standardError.contains("/nonexistent/model"))
         #expect(try binary.run(["recognize"]).exitCode == 64)
         #expect(try binary.run(["recognize", "--out", "x", "a.wav"]).exitCode == 64)
-        let both = try binary.run(["recognize", "--hand-thresholds", "--calibrated-decision", Self.samples.appendingPathComponent("lx40.wav").path])
-        #expect(both.exitCode == 64)
-        #expect(both.standardError.contains("--hand-thresholds"))
+        // Options kept only for measurement say where they went; the no-op one says it is gone.
+        let moved = try binary.run(["recognize", "--hand-thresholds", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(moved.exitCode == 64)
+        #expect(moved.standardError.contains("unknown option '--hand-thresholds' (--hand-thresholds is for measurement now: flightvoice eval --hand-thresholds"), "\(moved.standardError)")
+        let gone = try binary.run(["eval", "--calibrated-decision", Self.samples.appendingPathComponent("manifest.tsv").path])
+        #expect(gone.exitCode == 64)
+        #expect(gone.standardError.contains("the calibrated decision is the default"), "\(gone.standardError)")
     }
 
-    @Test("--denoise picks a noise suppressor and each decodes the clip; an unknown one is a usage error")
+    /// `eval --features` on the one clip `clip` with `options`: its row of decision measures by column, or nil (and an
+    /// issue recorded) when eval failed.
+    static func evalFeatures(_ binary: BuiltBinary, _ options: [String], clip: String) throws -> [String: String] {
+        let manifest = binary.folder.appendingPathComponent("one-\(UUID().uuidString).tsv")
+        try "path\tflight\n\(clip)\t\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let features = binary.folder.appendingPathComponent("features-\(UUID().uuidString).tsv")
+        let run = try binary.run(["eval", "--jobs", "1", "--features", features.path] + options + [manifest.path])
+        #expect(run.exitCode == 0, "\(options): \(run.standardError)")
+        let rows = try String(contentsOf: features, encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        try #require(rows.count == 2, "\(rows)")
+        return Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+    }
+
+    @Test("eval --denoise picks a noise suppressor and each decodes the clip; an unknown one is a usage error; recognize has none")
     func denoiseOption() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
         // Only that each is wired and decodes: what they answer is measured by `eval` (docs/experiments.md, "Noise suppression";
         // SpeexDSP and WebRTC hear this clip as "l x four three").
+        let clip = Self.samples.appendingPathComponent("lx40.wav").path
         for suppressor in ["none", "speex", "spectral", "webrtc"] {
-            let run = try binary.run(["recognize", "--format", "jsonl", "--denoise", suppressor, Self.samples.appendingPathComponent("lx40.wav").path])
-            #expect(run.exitCode == 0, "\(suppressor): \(run.standardError)")
-            let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
-            #expect((object?["transcript"] as? String)?.hasPrefix("l x") == true, "\(suppressor): \(run.standardOutput)")
+            let row = try Self.evalFeatures(binary, ["--denoise", suppressor], clip: clip)
+            #expect(row["heard_flight"]?.hasPrefix("LX") == true, "\(suppressor): \(row)")
         }
-        let unknown = try binary.run(["recognize", "--denoise", "rnnoise", Self.samples.appendingPathComponent("lx40.wav").path])
+        let unknown = try binary.run(["eval", "--denoise", "rnnoise", Self.samples.appendingPathComponent("manifest.tsv").path])
         #expect(unknown.exitCode == 64)
         #expect(unknown.standardError.contains("none, speex, spectral, webrtc"))
+        let notOnRecognize = try binary.run(["recognize", "--denoise", "speex", clip])
+        #expect(notOnRecognize.exitCode == 64)
+        #expect(notOnRecognize.standardError.contains("every suppressor cost right answers"), "\(notOnRecognize.standardError)")
     }
 
     @Test("a corrupt model the library would exit on is exit 69 with the library's reason, not a silent stop",
@@ -159,7 +179,7 @@ import Testing
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test("--model selects Debian's stock model by its package folder and the adapted one by name; a model without its own decision-model.json is exit 69 unless decided by hand")
+    @Test("--model selects Debian's stock model by its package folder and the adapted one by name; a model without its own decision-model.json is exit 69 unless eval decides by hand")
     func modelSelection() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
@@ -175,8 +195,9 @@ import Testing
         #expect(refused.exitCode == 69)
         #expect(refused.standardError.contains("decision-model.json") && refused.standardError.contains(model.path), "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
-        let byHand = try binary.run(["recognize", "--hand-thresholds", "--model", model.path, clip])
-        #expect(byHand.exitCode == 0, "\(byHand.standardError)")
+        #expect(refused.standardError.contains("flightvoice eval --hand-thresholds"), "\(refused.standardError)")
+        let byHand = try Self.evalFeatures(binary, ["--hand-thresholds", "--model", model.path], clip: clip)
+        #expect(byHand["heard_flight"] == "LX40", "the hand thresholds decide on any model (for measurement): \(byHand)")
     }
 
     /// A model folder in the binary's scratch folder of links to Debian's stock model files (all but `except`): a model
@@ -191,31 +212,31 @@ import Testing
         return model
     }
 
-    @Test("an 8 kHz clip is decided by the telephone model (the adapted one) unless --telephone-model none; a telephone model that is missing or cannot decide is exit 69")
+    @Test("an 8 kHz clip is decided by the telephone model (the adapted one) unless eval --telephone-model none; a telephone model that is missing or cannot decide is exit 69")
     func telephoneModel() throws {
         let binary = try BuiltBinary()
         defer { binary.cleanUp() }
         let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("AudioInputTests/Fixtures/speech-8k-s16.wav").path
-        func answer(_ options: [String]) throws -> [String: Any] {
-            let run = try binary.run(["recognize", "--format", "jsonl"] + options + [clip])
-            #expect(run.exitCode == 0, "\(run.standardError)")
-            return try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
-        }
+        func answer(_ options: [String]) throws -> [String: String] { try Self.evalFeatures(binary, options, clip: clip) }
         // "L X forty" through an 8 kHz line: the adapted model hears it; Debian's stock model, which never heard an empty
         // band above 4 kHz, decides otherwise (docs/accuracy-and-decisions.md, "Telephone audio").
         let routed = try answer([])
-        #expect(routed["flight"] as? String == "LX40", "\(routed)")
-        #expect(try answer(["--telephone-model", "adapted"])["confidence"] as? Double == routed["confidence"] as? Double)
+        #expect(routed["heard_flight"] == "LX40", "\(routed)")
+        #expect(try answer(["--telephone-model", "adapted"])["confidence"] == routed["confidence"])
         let unrouted = try answer(["--telephone-model", "none"])
-        #expect(unrouted["confidence"] as? Double != routed["confidence"] as? Double, "\(unrouted)")
-        #expect(try answer(["--model", "adapted"])["confidence"] as? Double == routed["confidence"] as? Double)
+        #expect(unrouted["confidence"] != routed["confidence"], "\(unrouted)")
+        #expect(try answer(["--model", "adapted"])["confidence"] == routed["confidence"])
+        let recognized = try binary.run(["recognize", "--format", "jsonl", clip])
+        #expect(recognized.standardOutput.contains(#""flight":"LX40""#), "recognize routes telephone audio too: \(recognized.standardOutput)")
 
-        let missing = try binary.run(["recognize", "--telephone-model", "/nonexistent/model", clip])
+        let manifest = binary.folder.appendingPathComponent("telephone.tsv")
+        try "path\tflight\n\(clip)\tLX40\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let missing = try binary.run(["eval", "--telephone-model", "/nonexistent/model", manifest.path])
         #expect(missing.exitCode == 69)
         #expect(missing.standardError.contains("/nonexistent/model"), "\(missing.standardError)")
         let model = try Self.stockModelLinks(in: binary, named: "undecided-model")
-        let undecided = try binary.run(["recognize", "--telephone-model", model.path, clip])
+        let undecided = try binary.run(["eval", "--telephone-model", model.path, manifest.path])
         #expect(undecided.exitCode == 69)
         #expect(undecided.standardError.contains("decision-model.json") && undecided.standardError.contains(model.path), "\(undecided.standardError)")
     }

@@ -52,6 +52,8 @@ final class ServerProcess: @unchecked Sendable {
         process.arguments = ["serve", "--port", "0", "--data", self.dataFolder.path, "--workers", "1"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FLIGHTVOICE_NOW"] = Self.fixedNow
+        // An empty settings file: this machine's /etc/flightvoice/flightvoice.conf must not reach a test.
+        environment["FLIGHTVOICE_CONFIG"] = "/dev/null"
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

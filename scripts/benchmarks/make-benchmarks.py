@@ -21,6 +21,9 @@ import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "flightvoice")
+# This machine's /etc/flightvoice/flightvoice.conf (an installed package) must not choose the database or the model:
+# the benchmarks name their own, and an empty settings file leaves every other setting at its default.
+os.environ["FLIGHTVOICE_CONFIG"] = os.devnull
 # Debian's stock acoustic model, the default; its decision is refitted from the committed training features (the same
 # coefficients and thresholds as DecisionModel+Fitted.swift). Another model (--model) carries its decision-model.json.
 STOCK_ACOUSTIC_MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
@@ -190,7 +193,7 @@ def main():
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
     atexit.register(shutil.rmtree, work, ignore_errors=True)
     seed = os.path.join(work, "seed.sqlite")
-    run([BINARY, "db", "status", "--db", seed])
+    run([BINARY, "db", "init", "--db", seed])
     speed_manifest = options.speed_manifest
     if speed_manifest is None:
         dev = os.path.join(options.training_set, "dev.tsv")
@@ -232,7 +235,7 @@ def main():
         shutil.copy(seed, corpus_db)
         run([BINARY, "db", "import", os.path.join(options.corpus, "schedule.csv"), "--db", corpus_db])
         features = os.path.join(work, "corpus.tsv")
-        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features, extra=("--calibrated-decision",))
+        evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features)
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
         if not MODEL_FLAGS:
             adapted_features = decode_telephone(os.path.join(options.corpus, "manifest.tsv"), corpus_db, "corpus", sets[-1][0])
@@ -249,7 +252,7 @@ def main():
             continue
         part = subset(manifest, options.every, os.path.join(folder, f"{split}-benchmark.tsv"))
         features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
-        evaluate(part, seed, features, extra=("--calibrated-decision",))
+        evaluate(part, seed, features)
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
         if not MODEL_FLAGS:
             adapted_features = decode_telephone(part, seed, f"{os.path.basename(os.path.normpath(folder))}-{split}", sets[-1][0])

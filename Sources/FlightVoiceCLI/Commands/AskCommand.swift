@@ -23,7 +23,7 @@ enum AskCommand: Command {
         let text = arguments.positionals.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError(message: "say what to look up, e.g. flightvoice ask \"L X forty\"") }
         if arguments.has("json") && arguments.has("say") { throw UsageError(message: "choose one of --json and --say") }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let resolver = FlightQueryResolver(normalizer: SpokenFlightNormalizer(airlines: try store.airlineDirectory()), flights: store)
         let answer = try resolver.answer(text, now: context.now)
         let options = PresentationOptions(now: context.now, isTerminal: context.console.outputIsTerminal)

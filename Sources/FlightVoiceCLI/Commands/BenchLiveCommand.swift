@@ -14,7 +14,7 @@ enum BenchLiveCommand: Command {
         .flag("--predicted-rival", help: "Decode the rival alongside today's grammar for the streaming hypothesis's flights instead of once today's grammar has named them (LiveConfiguration.predictsRival on), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
     static let discussion = """
@@ -33,7 +33,7 @@ enum BenchLiveCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "name the clips or folders to play") }
-        let configuration = try RecognizerOptions.configuration(arguments)
+        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         let inputs = try ClipInputs.collect(arguments.positionals).compactMap { input -> String? in
             if case .file(let path) = input { return path } else { return nil }
         }
@@ -45,7 +45,7 @@ enum BenchLiveCommand: Command {
             }
             candidateSilence = seconds
         }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
         let recognizer = try answerer.makeRecognizer()
 

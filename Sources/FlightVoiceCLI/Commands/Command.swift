@@ -39,9 +39,9 @@ enum CommonOptions {
     static let help = OptionSpec.flag("--help", "-h", help: "Show this help.")
     static let database = OptionSpec.value(
         "--db", valueName: "PATH",
-        help: "The flight database (default: $FLIGHTVOICE_DB, else $XDG_DATA_HOME/flightvoice/flights.sqlite). Created from the built-in day if missing.")
+        help: "The flight database, a SQLite file (setting `database`; default $XDG_DATA_HOME/flightvoice/flights.sqlite, created from the built-in day on first use). A named file that does not exist is an error (exit 74): create it with `flightvoice db init`.")
     static let sharedDatabase = OptionSpec.value(
         "--database", valueName: "URL",
-        help: "A shared PostgreSQL database, postgres://user@host:port/name (default: $FLIGHTVOICE_DATABASE); a plain path is a SQLite file.")
+        help: "A shared PostgreSQL database, postgres://user@host:port/name (setting `database`); a plain path is a SQLite file.")
     static let json = OptionSpec.flag("--json", help: "Print a JSON object (see docs/json-output.md).")
 }

@@ -12,7 +12,7 @@ enum EvalCommand: Command {
     static let usage = "flightvoice eval [options] MANIFEST.tsv"
     static let options: [OptionSpec] = [
         .value("--by", valueName: "COLUMN", help: "Also report per value of this manifest column (repeatable)."),
-        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (default: all cores)."),
+        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once (setting `workers`; default: all cores)."),
         .flag("--misses", help: "List every clip that was not answered exactly, with what was heard."),
         .value("--features", valueName: "FILE", help: "Write each clip's decision measures (fit score, its parts, SNR) as TSV, for choosing thresholds."),
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
@@ -20,7 +20,8 @@ enum EvalCommand: Command {
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), and with --cross-check the second model's decision (cross_check_flight, cross_check_probability), not only where they decide."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+    ] + RecognizerOptions.measurement + [
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]
@@ -40,8 +41,8 @@ enum EvalCommand: Command {
         guard FileManager.default.fileExists(atPath: manifestPath) else {
             throw CommandFailure(message: "\(manifestPath): no such file", exitCode: .noInput)
         }
-        let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        var configuration = try RecognizerOptions.configuration(arguments)
+        let jobs = try context.settings.integer(.workers, in: SettingKey.workerRange)
+        var configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         configuration.alwaysReadsRival = arguments.has("rival")
         if let beams = arguments.value("beams") {
             let values = beams.split(separator: ",").compactMap { Double($0) }
@@ -66,7 +67,7 @@ enum EvalCommand: Command {
         for column in groupColumns where !manifest.columns.contains(column) {
             throw UsageError(message: "the manifest has no column '\(column)' (it has \(manifest.columns.joined(separator: ", ")))")
         }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let featuresPath = arguments.value("features")

@@ -1,3 +1,4 @@
+import FlightCore
 import FlightStore
 import Foundation
 import Kiosk
@@ -8,17 +9,19 @@ enum KioskCommand: Command {
     static let summary = "Run the full-screen kiosk: say or type a flight number, see and hear its gate"
     static let usage = "flightvoice kiosk [--device NAME | --no-microphone] [--speaker NAME | --no-voice] [--card-seconds N] [--db PATH | --database URL [--offline-copy PATH]]"
     static let options: [OptionSpec] = [
-        .value("--device", "-d", valueName: "NAME", help: "ALSA capture device (default: default)."),
-        .flag("--no-microphone", help: "Keyboard only."),
-        .value("--speaker", valueName: "NAME", help: "ALSA playback device for spoken answers (default: default)."),
-        .flag("--no-voice", help: "Do not speak the answers."),
+        .value("--device", "-d", valueName: "NAME", help: "ALSA capture device (setting `microphone`; default: default)."),
+        .flag("--no-microphone", help: "Keyboard only (setting `microphone = none`)."),
+        .value("--speaker", valueName: "NAME", help: "ALSA playback device for spoken answers (setting `speaker`; default: default)."),
+        .flag("--no-voice", help: "Do not speak the answers (setting `voice = off`)."),
         .value("--card-seconds", valueName: "N", help: "How long an answer stays on screen, counting down (default 20)."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary,
         CommonOptions.database, CommonOptions.sharedDatabase,
         .value("--offline-copy", valueName: "PATH",
                help: "With --database: the local SQLite copy that answers while the shared database is unreachable (default: offline-copy.sqlite beside the default database)."),
     ]
     static let discussion = """
+    When standard error is not the terminal (under systemd it is the journal), it gets one logfmt line at start
+    ("event=start …", what doctor checks) and one per query ("event=query source=… status=… flight=… heard=…").
     Works without a microphone (typed queries, the same forms as ask); the screen says when the microphone is
     unavailable and picks it up again when it comes back. Esc returns to the start, Ctrl-C quits.
     Flight changes (db import, the service, another server) are picked up while it runs. With a shared PostgreSQL
@@ -33,18 +36,30 @@ enum KioskCommand: Command {
             throw UsageError(message: "the kiosk needs a terminal (for answers in a script, use listen or ask)")
         }
         var options = KioskOptions()
-        options.microphone = arguments.has("no-microphone") ? nil : (arguments.value("device") ?? "default")
-        options.speaker = arguments.has("no-voice") ? nil : (arguments.value("speaker") ?? "default")
+        let settings = context.settings
+        options.microphone = settings[.microphone].value == "none" ? nil : settings[.microphone].value
+        options.speaker = settings[.voice].value == "off" ? nil : settings[.speaker].value
         if let seconds = try arguments.integer("card-seconds", in: 3...3600) { options.cardSeconds = Double(seconds) }
         if context.environment["FLIGHTVOICE_NOW"].map({ !$0.isEmpty }) == true { options.fixedNow = context.now }
-        let configuration = try RecognizerOptions.configuration(arguments)
+        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         let offlineCopy = arguments.value("offline-copy")
             ?? ((FlightStore.defaultPath(environment: context.environment) as NSString).deletingLastPathComponent as NSString)
                 .appendingPathComponent("offline-copy.sqlite")
-        let store = try DatabaseOptions.location(arguments, context: context).openLive(snapshotPath: offlineCopy)
+        let location = DatabaseOptions.location(settings)
+        try DatabaseOptions.requireExisting(location, settings: settings)
+        let store = try location.openLive(snapshotPath: offlineCopy)
         options.offlineCopyTakenAt = {
             if case .snapshot(let takenAt, _) = store.freshness { return takenAt }
             return nil
+        }
+        // Logs go to standard error only when it is not the terminal the kiosk draws on (under systemd: the journal).
+        let console = context.console
+        if !console.errorIsTerminal {
+            // The sound devices are named, not opened: the kiosk opens them itself and shows when one is missing.
+            let line = Diagnostics.startLine(command: name, checks: Diagnostics.run(settings, scope: [.models, .database, .disk]))
+                .with("microphone", options.microphone ?? "none").with("speaker", options.speaker ?? "off")
+            console.printError(line.description)
+            options.queryLog = { line in console.printError(line.description) }
         }
         let kiosk = Kiosk(flights: store, configuration: configuration, options: options)
         try AsyncBridge.wait { try await kiosk.run() }

@@ -18,7 +18,7 @@ enum NormalizeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let text = arguments.positionals.joined(separator: " ")
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let normalizer = SpokenFlightNormalizer(airlines: try store.airlineDirectory())
         let outcome = normalizer.normalize(text)
         switch outcome {

@@ -14,11 +14,11 @@ enum RecognizeCommand: Command {
     static let options: [OptionSpec] = [
         .value("--format", "-f", valueName: "FORMAT", help: "text (default), jsonl (one JSON object per clip), or transcribe (Amazon Transcribe job JSON)."),
         .value("--out", "-o", valueName: "DIR", help: "With --format transcribe: write DIR/<clip name>.json per clip instead of printing."),
-        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once, one decoder each (default: all cores)."),
+        .value("--jobs", "-j", valueName: "N", help: "Decode N clips at once, one decoder each (setting `workers`; default: all cores)."),
         .value("--raw-rate", valueName: "HZ", help: "Read headerless files as 16-bit little-endian mono PCM at HZ."),
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
         .value("--write-grammar", valueName: "DIR", help: "Write today's grammar to DIR/today.jsgf, the automaton its passes search to DIR/today.fsg and the pronunciations it adds to the dictionary to DIR/added.dict (to decode the same grammar with pocketsphinx_batch -jsgf or -fsg); no clips needed."),
-        RecognizerOptions.model, RecognizerOptions.telephoneModel, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.denoise, RecognizerOptions.handThresholds, RecognizerOptions.calibratedDecision, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]
@@ -41,14 +41,14 @@ enum RecognizeCommand: Command {
         let format = Format(rawValue: try arguments.choice("format", from: ["text", "jsonl", "transcribe"]) ?? "text")!
         let outputFolder = arguments.value("out")
         if outputFolder != nil && format != .transcribe { throw UsageError(message: "--out goes with --format transcribe") }
-        let jobs = try arguments.integer("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try context.settings.integer(.workers, in: SettingKey.workerRange)
         let rawRate = try arguments.integer("raw-rate", in: AudioFileDecoder.minimumSampleRate...AudioFileDecoder.maximumSampleRate)
         let accountID = arguments.value("account-id") ?? TranscribeDocument.defaultAccountID
-        let configuration = try RecognizerOptions.configuration(arguments)
+        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
 
         let inputs = try ClipInputs.collect(arguments.positionals)
         if let outputFolder { try createFolder(outputFolder) }
-        let store = try DatabaseOptions.openStore(arguments, context: context)
+        let store = try DatabaseOptions.openStore(context)
         let answerer = try SpokenQueryAnswerer(flights: store, configuration: configuration, now: context.now)
 
         let options = PresentationOptions(now: context.now, isTerminal: context.console.outputIsTerminal)
@@ -85,8 +85,8 @@ enum RecognizeCommand: Command {
     /// Writes today's grammar and the dictionary entries the recognizer adds for it: with Debian's dictionary, what
     /// today's-grammar pass decodes against.
     private static func writeGrammar(to folder: String, arguments: ParsedArguments, context: CommandContext) throws {
-        let store = try DatabaseOptions.openStore(arguments, context: context)
-        let recognizer = try SpokenQueryAnswerer(flights: store, configuration: try RecognizerOptions.configuration(arguments), now: context.now)
+        let store = try DatabaseOptions.openStore(context)
+        let recognizer = try SpokenQueryAnswerer(flights: store, configuration: try RecognizerOptions.configuration(arguments, settings: context.settings), now: context.now)
             .makeRecognizer()
         try createFolder(folder)
         let added = recognizer.addedPronunciations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()

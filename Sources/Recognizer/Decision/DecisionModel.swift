@@ -96,7 +96,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         let file = URL(fileURLWithPath: acousticModel).appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
             if RecognizerConfiguration.sameFolder(acousticModel, RecognizerConfiguration.stockAcousticModel) { return .stock }
-            throw RecognizerError(operation: "load decision model", context: "\(acousticModel) has no \(fileName): the calibrated decision needs coefficients fitted on this model's own decodes (scripts/decision-model/fit-decision-model.py --model-file); or decide with --hand-thresholds")
+            throw RecognizerError(operation: "load decision model", context: "\(acousticModel) has no \(fileName): the calibrated decision needs coefficients fitted on this model's own decodes (scripts/decision-model/fit-decision-model.py --model-file); or measure it on the hand-set thresholds with flightvoice eval --hand-thresholds")
         }
         return try DecisionModel(contentsOf: file)
     }
