@@ -113,15 +113,24 @@ public struct TrieScorer: Sendable {
         self.configuration = configuration
     }
 
-    /// Ranks the flights of `trie` by their best candidate under `scorer`.
-    public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer) throws -> TrieScoringResult {
+    /// Ranks the flights of `trie` by their best candidate under `scorer`, after feeding `prefix` (for instance the
+    /// tokens of the carrier phrase the free decode heard, " What's the gate for": see `CarrierPhrase.matching`).
+    /// The prefix costs one evaluation a token and is not part of any score: every candidate shares it.
+    public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = []) throws -> TrieScoringResult {
         guard !trie.candidates.isEmpty else { return TrieScoringResult(ranking: [], candidates: [], evaluations: 0) }
         let batchSize = max(1, configuration.maximumBatchSize)
         // log P of each node's token given its parent, filled as the walk reaches it.
         var nodeLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var pathLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
-        var frontier: [(node: Int, state: Scorer.State)] = [(TokenTrie.root, try scorer.initialState())]
-        var evaluations = 1
+        var start = try scorer.initialState()
+        for token in prefix {
+            guard let next = try scorer.extend([start], by: [token]).first else {
+                throw TrieScoringError(message: "extend returned no state for the prefix")
+            }
+            start = next
+        }
+        var frontier: [(node: Int, state: Scorer.State)] = [(TokenTrie.root, start)]
+        var evaluations = 1 + prefix.count
         var completed: [Int] = []  // end-token leaves reached
 
         while !frontier.isEmpty {

@@ -1,4 +1,5 @@
 import FlightCore
+import Foundation
 
 /// How a written candidate names the airline of its flight.
 public enum WrittenAirlineForm: String, Sendable, Codable, CaseIterable, Hashable {
@@ -64,6 +65,38 @@ public struct CarrierPhrase: Sendable, Hashable {
         let subjects = alternatives(ofRule: "subject", inJSGF: jsgf).map { CarrierPhrase(before: written($0), ending: statementEnding) }
         var seen = Set<CarrierPhrase>()
         return (questions + subjects).filter { seen.insert($0).inserted }
+    }
+
+    /// The phrase among `phrases` (and the word "flight" after it, or alone) that `transcript` starts with, in
+    /// words, ignoring case and punctuation ("What's the gate for Alex 40?" → "What's the gate for"), longest first;
+    /// ending as the transcript does ("?" or "."). Nil when it starts with none: score the bare candidates then.
+    ///
+    /// Scoring every carrier phrase costs a copy of the whole tree per phrase; scoring the one the free decode heard
+    /// costs its few tokens (`TrieScorer.score(_:with:after:)`), with the tree of the matching ending.
+    public static func matching(freeTranscript transcript: String, among phrases: [CarrierPhrase]) -> CarrierPhrase? {
+        let words = comparableWords(transcript)
+        let flight = SpokenVocabulary.flightWord
+        var best: (phrase: [String], written: String)?
+        for phrase in phrases + [CarrierPhrase(before: "", ending: statementEnding)] {
+            var phraseWords = comparableWords(phrase.before)
+            guard words.starts(with: phraseWords) else { continue }
+            var written = phrase.before
+            if words.dropFirst(phraseWords.count).first == flight {
+                phraseWords.append(flight)
+                written = written.isEmpty ? CarrierPhrase.flightWord.before : written + " " + flight
+            }
+            if !phraseWords.isEmpty, phraseWords.count > best?.phrase.count ?? 0 { best = (phraseWords, written) }
+        }
+        guard let best else { return nil }
+        let ending = transcript.trimmingCharacters(in: .whitespaces).hasSuffix(questionEnding) ? questionEnding : statementEnding
+        return CarrierPhrase(before: best.written, ending: ending)
+    }
+
+    /// Lower-case words without punctuation, apostrophes dropped: "What's the gate, for" → ["whats", "the", "gate", "for"].
+    private static func comparableWords(_ text: String) -> [String] {
+        text.lowercased().filter { $0 != "'" && $0 != "’" }
+            .split { !$0.isLetter && !$0.isNumber }
+            .map(String.init)
     }
 
     /// The alternatives of a rule made only of words and `|`, possibly over several lines:

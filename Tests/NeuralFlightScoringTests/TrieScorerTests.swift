@@ -102,6 +102,22 @@ struct TrieScorerTests {
         #expect(result.margin! >= 0)
     }
 
+    @Test("after a prefix: scores are the candidates' own, conditioned on it; the prefix costs one evaluation a token")
+    func prefix() throws {
+        let model = TableLanguageModel()
+        let trie = TokenTrie(candidates: Self.candidates, endToken: Self.end)
+        let prefix = [6, 6, 0]
+        let result = try TrieScorer().score(trie, with: model, after: prefix)
+        for scored in result.candidates {
+            let whole = Self.bruteForce(model, prefix + scored.tokens)
+            let prefixAlone = prefix.indices.reduce(Float(0)) { $0 + model.logProbability(of: prefix[$1], after: Array(prefix[..<$1])) }
+            #expect(abs(scored.logProbability - (whole - prefixAlone)) < 1e-4, "\(scored.tokens)")
+            #expect(scored.tokenLogProbabilities.count == scored.tokens.count + 1)
+        }
+        #expect(result.evaluations == trie.interiorNodeCount + prefix.count)
+        #expect(model.evaluations == result.evaluations)
+    }
+
     @Test("a beam of at least the node count is exact")
     func wideBeamIsExact() throws {
         let trie = TokenTrie(candidates: Self.candidates, endToken: Self.end)

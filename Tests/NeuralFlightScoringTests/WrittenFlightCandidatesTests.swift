@@ -123,3 +123,40 @@ struct WrittenFlightCandidatesTests {
         #expect(candidates.allSatisfy { $0.text.hasPrefix(" ") && $0.text.last == "." })
     }
 }
+
+@Suite("The carrier phrase of a free transcript")
+struct CarrierMatchingTests {
+    static let phrases = CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar)
+
+    @Test("a transcript that starts with a phrase of the grammar", arguments: [
+        ("What's the gate for Alex 40?", "What's the gate for", "?"), ("what's the gate for flight LX 40", "What's the gate for flight", "."),
+        ("Flight LX 40.", "Flight", "."), ("Where is LX 40?", "Where is", "?"), ("Where's Swiss 40?", "Where's", "?"),
+        ("I'm on L.A.H. for 100.", "I'm on", "."), ("The gate for LX 40.", "The gate for", "."), ("Is LX 40 on time?", "Is", "?"),
+        ("What is the gate, for BA 287?", "What is the gate for", "?"),
+    ])
+    func matches(transcript: String, before: String, ending: String) {
+        #expect(CarrierPhrase.matching(freeTranscript: transcript, among: Self.phrases) == CarrierPhrase(before: before, ending: ending))
+    }
+
+    @Test("a transcript that starts with none", arguments: ["LX 40.", "Alex 40", "", "Gates of LX 40", "Whatever LX 40?"])
+    func matchesNone(transcript: String) {
+        #expect(CarrierPhrase.matching(freeTranscript: transcript, among: Self.phrases) == nil)
+    }
+
+    @Test("a carrier's tokens then the bare candidate's are the tokens of the whole text, for every grammar phrase")
+    func tokensConcatenate() {
+        let day = SeedDay.day
+        let tokenizer = SourceTree.tokenizer
+        let sample = day.flights.enumerated().filter { $0.offset % 25 == 0 }.map(\.element)
+        for carrier in Self.phrases + [.flightWord] {
+            let whole = FlightCandidateWriter(airlines: day.airlines, options: .init(carriers: [carrier])).candidates(for: sample)
+            let bare = FlightCandidateWriter(airlines: day.airlines, options: .init(carriers: [CarrierPhrase(before: "", ending: carrier.ending)]))
+                .candidates(for: sample)
+            #expect(whole.map(\.text) == bare.map { " " + carrier.before + $0.text })
+            let prefix = tokenizer.encode(" " + carrier.before)
+            for (with, without) in zip(whole, bare) where tokenizer.encode(with.text) != prefix + tokenizer.encode(without.text) {
+                Issue.record("\(with.text) does not tokenise as its carrier then \(without.text)")
+            }
+        }
+    }
+}
