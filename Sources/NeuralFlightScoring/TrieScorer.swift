@@ -96,6 +96,12 @@ public struct TrieScoringResult: Sendable, Hashable {
     public var best: ScoredFlight? { ranking.first }
     /// The best flight's score less the runner-up flight's (normalised, ≥ 0); nil with fewer than two flights.
     public var margin: Float? { ranking.count >= 2 ? ranking[0].score - ranking[1].score : nil }
+
+    /// The place of `flight` in `ranking` (0 for the best); nil when none of its candidates was scored.
+    public func rank(of flight: FlightNumber) -> Int? { ranking.firstIndex { $0.flight == flight } }
+
+    /// `flight`'s entry in `ranking`; nil when none of its candidates was scored.
+    public func score(of flight: FlightNumber) -> ScoredFlight? { ranking.first { $0.flight == flight } }
 }
 
 /// The scorer broke `NextTokenScorer`'s contract.
@@ -116,8 +122,13 @@ public struct TrieScorer: Sendable {
     /// Ranks the flights of `trie` by their best candidate under `scorer`, after feeding `prefix` (for instance the
     /// tokens of the carrier phrase the free decode heard, " What's the gate for": see `CarrierPhrase.matching`).
     /// The prefix costs one evaluation a token and is not part of any score: every candidate shares it.
-    public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = []) throws -> TrieScoringResult {
+    ///
+    /// The beam never prunes a path to a candidate of `kept` (say, the grammar pass's flight, whose neural score and
+    /// rank the decision wants): such paths go on beside the best `beamWidth`.
+    public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = [],
+                                               keeping kept: Set<FlightNumber> = []) throws -> TrieScoringResult {
         guard !trie.candidates.isEmpty else { return TrieScoringResult(ranking: [], candidates: [], evaluations: 0) }
+        let protected = configuration.beamWidth == nil || kept.isEmpty ? [] : Self.nodes(of: kept, in: trie)
         let batchSize = max(1, configuration.maximumBatchSize)
         // log P of each node's token given its parent, filled as the walk reaches it.
         var nodeLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
@@ -158,7 +169,9 @@ public struct TrieScorer: Sendable {
             // The beam: paths of one depth have one length, so the raw sum ranks them as the normalised score does.
             if let width = configuration.beamWidth, next.count > width {
                 next.sort { (pathLogProbabilities[$0.node], $1.node) > (pathLogProbabilities[$1.node], $0.node) }
+                let pruned = next[max(0, width)...].filter { protected.contains($0.node) }
                 next.removeLast(next.count - max(0, width))
+                next += pruned
             }
             // One evaluation per kept node.
             var nextFrontier: [(node: Int, state: Scorer.State)] = []
@@ -176,6 +189,16 @@ public struct TrieScorer: Sendable {
         }
         return rank(trie, completed: completed, nodeLogProbabilities: nodeLogProbabilities,
                     pathLogProbabilities: pathLogProbabilities, evaluations: evaluations)
+    }
+
+    /// Every node on a path from the root to a candidate of `flights`.
+    private static func nodes(of flights: Set<FlightNumber>, in trie: TokenTrie) -> Set<Int> {
+        var nodes = Set<Int>()
+        for leaf in trie.nodes.indices where trie.nodes[leaf].candidates.contains(where: { flights.contains(trie.candidates[$0].candidate.flight) }) {
+            var current: Int? = leaf
+            while let node = current, nodes.insert(node).inserted { current = trie.nodes[node].parent }
+        }
+        return nodes
     }
 
     /// The completed candidates, best first, and the best of each flight.

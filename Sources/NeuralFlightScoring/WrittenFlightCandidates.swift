@@ -53,6 +53,8 @@ public struct CarrierPhrase: Sendable, Hashable {
 
     /// The flight alone: " LX 40.".
     public static let bare = CarrierPhrase(before: "", ending: statementEnding)
+    /// The flight alone as a question's end: " LX 40?" — the tree to score after a question the free decode heard.
+    public static let bareQuestion = CarrierPhrase(before: "", ending: questionEnding)
     /// The grammar's optional word before the flight: " Flight LX 40.".
     public static let flightWord = CarrierPhrase(before: written([SpokenVocabulary.flightWord]), ending: statementEnding)
 

@@ -13,6 +13,7 @@ struct FreeTranscriptReaderTests {
         ("LH 400.", "LH400"), ("Lufthansa four hundred.", "LH400"), ("Speedbird 287.", "BA287"), ("BA287", "BA287"),
         ("British Airways 287.", "BA287"), ("Etihad 536.", "EY536"), ("Echo Yankee 536.", "EY536"), ("EY 536", "EY536"),
         ("easyJet 1234.", "U21234"), ("U2 1234.", "U21234"), ("Air France 1.", "AF1"), ("L.X. 40!", "LX40"),
+        ("L H 400", "LH400"), ("Lima Hotel four hundred.", "LH400"), ("I'm on Lufthansa flight 400.", "LH400"),
     ])
     func namesToday(transcript: String, flight: String) {
         let reading = Self.reader.read(transcript)
@@ -20,8 +21,10 @@ struct FreeTranscriptReaderTests {
         #expect(reading.bestReadingFliesToday)
     }
 
+    /// The first three are free decodes of the probe: the normalizer reads no airline in them (a reason to
+    /// score candidates rather than transcribe); "LH for 100" reads as LH 100 (or 4100), not today's LH 400.
     @Test("transcripts that name no flight of today's", arguments: [
-        "Alex 40", "An age 1495", "", "Thank you.", "Swiss 41.", "LX 4000.", "What's the gate?", "Forty.",
+        "Alex 40", "An age 1495", "L.A.H. for 100", "LH for 100", "", "Thank you.", "Swiss 41.", "LX 4000.", "What's the gate?", "Forty.",
     ])
     func namesNone(transcript: String) {
         #expect(Self.reader.read(transcript).todaysFlight == nil)
@@ -34,3 +37,4 @@ struct FreeTranscriptReaderTests {
         #expect(reading.todaysFlight == nil && !reading.bestReadingFliesToday)
     }
 }
+

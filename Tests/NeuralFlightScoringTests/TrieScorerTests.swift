@@ -146,6 +146,25 @@ struct TrieScorerTests {
         #expect(wider.candidates.count > result.candidates.count)
     }
 
+    @Test("the beam keeps the paths to a flight it is told to keep, and ranks it")
+    func keepsAFlight() throws {
+        let preferred: [[Int]: [Int: Float]] = [[]: [7: 20], [7]: [8: 20], [7, 8]: [9: 20], [7, 8, 9]: [10: 20], [7, 8, 9, 10]: [Self.end: 20]]
+        let trie = TokenTrie(candidates: Self.candidates, endToken: Self.end)
+        let narrow = try TrieScorer(configuration: .init(beamWidth: 1)).score(trie, with: TableLanguageModel(preferred: preferred))
+        let eyFlight = FlightNumber(parsing: "EY536")!
+        #expect(narrow.rank(of: eyFlight) == nil && narrow.score(of: eyFlight) == nil)
+        let model = TableLanguageModel(preferred: preferred)
+        let kept = try TrieScorer(configuration: .init(beamWidth: 1)).score(trie, with: model, keeping: [eyFlight])
+        #expect(kept.best?.flight == FlightNumber(parsing: "BA287"))
+        let rank = try #require(kept.rank(of: eyFlight))
+        #expect(rank > 0 && kept.ranking[rank].flight == eyFlight)
+        // Both EY 536 candidates are scored, exactly.
+        let eyCandidates = kept.candidates.filter { $0.candidate.flight == eyFlight }
+        #expect(eyCandidates.count == 2)
+        for scored in eyCandidates { #expect(abs(scored.logProbability - Self.bruteForce(model, scored.tokens)) < 1e-4) }
+        #expect(kept.score(of: eyFlight)?.score == eyCandidates.map(\.score).max())
+    }
+
     @Test("length normalisation decides between a short and a long candidate")
     func lengthNormalisation() throws {
         // "AF1" is one token at -2 then the end at -2 (sum -4); "LX40" is five tokens at -1 then the end at -1 (sum -6).
