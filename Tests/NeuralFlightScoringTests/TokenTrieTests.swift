@@ -64,4 +64,27 @@ struct TokenTrieTests {
               + "(\(trie.interiorNodeCount) with children, \(tokenTotal) tokens unshared), depth \(trie.maximumDepth), "
               + "by depth \(trie.nodeCountsByDepth)")
     }
+
+    /// The seed day's figures per option set (printed for the record): each added way of writing adds candidates and nodes.
+    @Test("each added way of writing adds candidates and nodes")
+    func optionSets() {
+        let day = SeedDay.day
+        let sets: [(String, CandidateWritingOptions)] = [
+            ("digits only", .init(numberStyles: [])),
+            ("standard (digits, round number words)", .standard),
+            ("standard with leading zeros", .init(numberStyles: [.leadingZeros, .roundNumberWords])),
+            ("standard with \"flight\" before and after the airline", .init(carriers: [.bare, .flightWord], flightWordAfterName: true)),
+        ]
+        var previous: (candidates: Int, nodes: Int)?
+        for (name, options) in sets {
+            let candidates = FlightCandidateWriter(airlines: day.airlines, options: options).candidates(for: day.flights)
+            let trie = TokenTrie(candidates: candidates, tokenizer: SourceTree.tokenizer)
+            if let previous {
+                #expect(candidates.count > previous.candidates && trie.nodeCount > previous.nodes, "\(name)")
+            }
+            previous = (candidates.count, trie.nodeCount)
+            print("seed day, \(name): \(candidates.count) candidates, \(trie.nodeCount) nodes, \(trie.interiorNodeCount) with children, "
+                  + "depth \(trie.maximumDepth), widest depth \(trie.nodeCountsByDepth.max() ?? 0) nodes")
+        }
+    }
 }
