@@ -89,7 +89,7 @@ public struct TrieScoringResult: Sendable, Hashable {
     public let ranking: [ScoredFlight]
     /// Every candidate the walk completed, best first; those the beam pruned are absent.
     public let candidates: [ScoredCandidate]
-    /// Scorer evaluations made (`initialState` and each `extend` pair).
+    /// Scorer evaluations made (`start` and each `extend` pair).
     public let evaluations: Int
 
     /// The best flight, if any candidate was scored.
@@ -130,41 +130,42 @@ public struct TrieScorer: Sendable {
         guard !trie.candidates.isEmpty else { return TrieScoringResult(ranking: [], candidates: [], evaluations: 0) }
         let protected = configuration.beamWidth == nil || kept.isEmpty ? [] : Self.nodes(of: kept, in: trie)
         let batchSize = max(1, configuration.maximumBatchSize)
-        // log P of each node's token given its parent, filled as the walk reaches it.
+        // log P of each node's token given its parent, and of the path to it, filled as the walk reaches it.
         var nodeLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var pathLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
-        var start = try scorer.initialState()
-        for token in prefix {
-            guard let next = try scorer.extend([start], by: [token]).first else {
+        var completed: [Int] = []  // end-token leaves reached
+        func childTokens(_ node: Int) -> [Int] { trie.nodes[node].children.map { trie.nodes[$0].token! } }
+        /// Records the log-probabilities of `node`'s children, computed with its state.
+        func record(_ node: Int, _ values: [Float]) throws {
+            let children = trie.nodes[node].children
+            guard values.count == children.count else {
+                throw TrieScoringError(message: "\(values.count) log-probabilities for \(children.count) tokens")
+            }
+            for (child, value) in zip(children, values) {
+                nodeLogProbabilities[child] = value
+                pathLogProbabilities[child] = pathLogProbabilities[node] + value
+                if trie.nodes[child].children.isEmpty { completed.append(child) }
+            }
+        }
+
+        // The start sequence, then the prefix: the root's children are scored after the last of them.
+        var start = try scorer.start(scoring: prefix.isEmpty ? childTokens(TokenTrie.root) : [])
+        for (position, token) in prefix.enumerated() {
+            let scoring = position == prefix.count - 1 ? childTokens(TokenTrie.root) : []
+            guard let next = try scorer.extend([start.state], by: [token], scoring: [scoring]).first else {
                 throw TrieScoringError(message: "extend returned no state for the prefix")
             }
             start = next
         }
-        var frontier: [(node: Int, state: Scorer.State)] = [(TokenTrie.root, start)]
+        try record(TokenTrie.root, start.logProbabilities)
+        var frontier: [(node: Int, state: Scorer.State)] = [(TokenTrie.root, start.state)]
         var evaluations = 1 + prefix.count
-        var completed: [Int] = []  // end-token leaves reached
 
         while !frontier.isEmpty {
-            // Every child's log-probability from its parent's one distribution.
+            // The children that have children of their own go on; end-token leaves were completed by `record`.
             var next: [(node: Int, parent: Int)] = []  // parent: position in `frontier`
-            for start in stride(from: 0, to: frontier.count, by: batchSize) {
-                let batch = frontier[start..<min(start + batchSize, frontier.count)]
-                let childTokens = batch.map { entry in trie.nodes[entry.node].children.map { trie.nodes[$0].token! } }
-                let logProbabilities = try scorer.logProbabilities(after: batch.map(\.state), of: childTokens)
-                guard logProbabilities.count == batch.count, zip(logProbabilities, childTokens).allSatisfy({ $0.count == $1.count }) else {
-                    throw TrieScoringError(message: "logProbabilities returned \(logProbabilities.map(\.count)) for \(childTokens.map(\.count)) tokens")
-                }
-                for (offset, (entry, values)) in zip(batch, logProbabilities).enumerated() {
-                    for (child, value) in zip(trie.nodes[entry.node].children, values) {
-                        nodeLogProbabilities[child] = value
-                        pathLogProbabilities[child] = pathLogProbabilities[entry.node] + value
-                        if trie.nodes[child].children.isEmpty {
-                            completed.append(child)
-                        } else {
-                            next.append((child, start + offset))
-                        }
-                    }
-                }
+            for (position, entry) in frontier.enumerated() {
+                for child in trie.nodes[entry.node].children where !trie.nodes[child].children.isEmpty { next.append((child, position)) }
             }
             // The beam: paths of one depth have one length, so the raw sum ranks them as the normalised score does.
             if let width = configuration.beamWidth, next.count > width {
@@ -173,17 +174,21 @@ public struct TrieScorer: Sendable {
                 next.removeLast(next.count - max(0, width))
                 next += pruned
             }
-            // One evaluation per kept node.
+            // One evaluation per kept node: its state, and its children's log-probabilities from its one distribution.
             var nextFrontier: [(node: Int, state: Scorer.State)] = []
             nextFrontier.reserveCapacity(next.count)
-            for start in stride(from: 0, to: next.count, by: batchSize) {
-                let batch = next[start..<min(start + batchSize, next.count)]
-                let states = try scorer.extend(batch.map { frontier[$0.parent].state }, by: batch.map { trie.nodes[$0.node].token! })
-                guard states.count == batch.count else {
-                    throw TrieScoringError(message: "extend returned \(states.count) states for \(batch.count) tokens")
+            for batchStart in stride(from: 0, to: next.count, by: batchSize) {
+                let batch = next[batchStart..<min(batchStart + batchSize, next.count)]
+                let results = try scorer.extend(batch.map { frontier[$0.parent].state }, by: batch.map { trie.nodes[$0.node].token! },
+                                                scoring: batch.map { childTokens($0.node) })
+                guard results.count == batch.count else {
+                    throw TrieScoringError(message: "extend returned \(results.count) states for \(batch.count) tokens")
                 }
                 evaluations += batch.count
-                nextFrontier += zip(batch, states).map { ($0.node, $1) }
+                for (entry, result) in zip(batch, results) {
+                    try record(entry.node, result.logProbabilities)
+                    nextFrontier.append((entry.node, result.state))
+                }
             }
             frontier = nextFrontier
         }

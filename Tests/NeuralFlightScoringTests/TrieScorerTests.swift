@@ -4,23 +4,21 @@ import Testing
 @testable import NeuralFlightScoring
 
 /// A made-up language model over a small vocabulary: log-softmax of logits drawn from a hash of (context, token), or
-/// taken from `preferred` where a context has a favourite next token. Counts its evaluations and checks the batch size.
+/// taken from `preferred` where a context has a favourite next token. Counts its evaluations and its largest batch.
 final class TableLanguageModel: NextTokenScorer, @unchecked Sendable {
     typealias State = [Int]
 
     let vocabularySize: Int
     /// Context → (token → logit), overriding the hashed logits.
     let preferred: [[Int]: [Int: Float]]
-    let maximumBatch: Int
     private(set) var evaluations = 0
     private(set) var largestBatch = 0
     /// Make `logProbabilities` return one value too few (to test the contract check).
     var dropsAValue = false
 
-    init(vocabularySize: Int = 12, preferred: [[Int]: [Int: Float]] = [:], maximumBatch: Int = .max) {
+    init(vocabularySize: Int = 12, preferred: [[Int]: [Int: Float]] = [:]) {
         self.vocabularySize = vocabularySize
         self.preferred = preferred
-        self.maximumBatch = maximumBatch
     }
 
     /// log P(token | context), the same whether asked by the walk or by brute force.
@@ -38,21 +36,23 @@ final class TableLanguageModel: NextTokenScorer, @unchecked Sendable {
         return Float(hash % 1000) / 250  // 0...4
     }
 
-    func initialState() throws -> [Int] {
+    func start(scoring next: [Int]) throws -> (state: [Int], logProbabilities: [Float]) {
         evaluations += 1
-        return []
+        return ([], scores(next, after: []))
     }
 
-    func extend(_ states: [[Int]], by tokens: [Int]) throws -> [[Int]] {
+    func extend(_ states: [[Int]], by tokens: [Int], scoring next: [[Int]]) throws -> [(state: [Int], logProbabilities: [Float])] {
         evaluations += states.count
         largestBatch = max(largestBatch, states.count)
-        return zip(states, tokens).map { $0 + [$1] }
+        return zip(zip(states, tokens), next).map { pair, next in
+            let state = pair.0 + [pair.1]
+            return (state, scores(next, after: state))
+        }
     }
 
-    func logProbabilities(after states: [[Int]], of tokens: [[Int]]) throws -> [[Float]] {
-        largestBatch = max(largestBatch, states.count)
-        let values = zip(states, tokens).map { state, tokens in tokens.map { logProbability(of: $0, after: state) } }
-        return dropsAValue ? values.map { Array($0.dropLast()) } : values
+    private func scores(_ tokens: [Int], after state: [Int]) -> [Float] {
+        let values = tokens.map { logProbability(of: $0, after: state) }
+        return dropsAValue ? Array(values.dropLast()) : values
     }
 }
 
@@ -236,31 +236,36 @@ struct TrieScorerTests {
 /// A model that gives each (context, token) a fixed log-probability from a table (not normalised: for exact arithmetic).
 struct FixedLogProbabilityModel: NextTokenScorer {
     let values: [[Int]: [Int: Float]]
-    func initialState() throws -> [Int] { [] }
-    func extend(_ states: [[Int]], by tokens: [Int]) throws -> [[Int]] { zip(states, tokens).map { $0 + [$1] } }
-    func logProbabilities(after states: [[Int]], of tokens: [[Int]]) throws -> [[Float]] {
-        zip(states, tokens).map { state, tokens in tokens.map { values[state]?[$0] ?? -100 } }
+    func start(scoring next: [Int]) throws -> (state: [Int], logProbabilities: [Float]) {
+        ([], next.map { values[[]]?[$0] ?? -100 })
+    }
+    func extend(_ states: [[Int]], by tokens: [Int], scoring next: [[Int]]) throws -> [(state: [Int], logProbabilities: [Float])] {
+        zip(zip(states, tokens), next).map { pair, next in
+            let state = pair.0 + [pair.1]
+            return (state, next.map { values[state]?[$0] ?? -100 })
+        }
     }
 }
 
 /// A model over any token ids: log P from a hash of (context, token), in -5...0 (not normalised), counting evaluations.
 final class HashedLogProbabilityModel: NextTokenScorer, @unchecked Sendable {
     private(set) var evaluations = 0
-    func initialState() throws -> [Int] {
+    func start(scoring next: [Int]) throws -> (state: [Int], logProbabilities: [Float]) {
         evaluations += 1
-        return []
+        return ([], scores(next, after: []))
     }
-    func extend(_ states: [[Int]], by tokens: [Int]) throws -> [[Int]] {
+    func extend(_ states: [[Int]], by tokens: [Int], scoring next: [[Int]]) throws -> [(state: [Int], logProbabilities: [Float])] {
         evaluations += states.count
-        return zip(states, tokens).map { $0 + [$1] }
+        return zip(zip(states, tokens), next).map { pair, next in
+            let state = pair.0 + [pair.1]
+            return (state, scores(next, after: state))
+        }
     }
-    func logProbabilities(after states: [[Int]], of tokens: [[Int]]) throws -> [[Float]] {
-        zip(states, tokens).map { state, tokens in
-            tokens.map { token in
-                var hash: UInt64 = 1469598103934665603
-                for value in state + [-1, token] { hash = (hash ^ UInt64(bitPattern: Int64(value))) &* 1099511628211 }
-                return -Float(hash % 1000) / 200
-            }
+    private func scores(_ tokens: [Int], after state: [Int]) -> [Float] {
+        tokens.map { token in
+            var hash: UInt64 = 1469598103934665603
+            for value in state + [-1, token] { hash = (hash ^ UInt64(bitPattern: Int64(value))) &* 1099511628211 }
+            return -Float(hash % 1000) / 200
         }
     }
 }
