@@ -88,3 +88,44 @@ struct TokenTrieTests {
         }
     }
 }
+
+@Suite("Candidate trees and the plan per utterance")
+struct FlightCandidateTreesTests {
+    static let trees = FlightCandidateTrees(flights: SeedDay.day.flights, airlines: SeedDay.day.airlines, tokenizer: SourceTree.tokenizer,
+                                            carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar))
+
+    @Test("two trees of the same candidates, one per ending")
+    func twoTrees() {
+        let statements = Self.trees.statements.candidates, questions = Self.trees.questions.candidates
+        #expect(statements.count == questions.count && !statements.isEmpty)
+        #expect(statements.allSatisfy { $0.candidate.text.hasSuffix(".") } && questions.allSatisfy { $0.candidate.text.hasSuffix("?") })
+        #expect(zip(statements, questions).allSatisfy { $0.candidate.text.dropLast() == $1.candidate.text.dropLast() })
+    }
+
+    @Test("a free transcript with a question: the question tree after the phrase's tokens, which with a candidate's are the whole text's")
+    func question() throws {
+        let plan = Self.trees.plan(forFreeTranscript: " What's the gate for Alex 40?")
+        #expect(plan.carrier == CarrierPhrase(before: "What's the gate for", ending: "?"))
+        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix("?") == true)
+        let tokenizer = SourceTree.tokenizer
+        #expect(tokenizer.decode(plan.prefix) == " What's the gate for")
+        let candidate = try #require(plan.trie.candidates.first { $0.candidate.text == " LX 40?" })
+        #expect(plan.prefix + candidate.tokens == tokenizer.encode(" What's the gate for LX 40?"))
+    }
+
+    @Test("a statement, the word flight, nothing heard", arguments: [
+        (" I'm on Swiss 40.", " I'm on"), ("Flight LX 40.", " Flight"), (" Alex 40", ""), ("", ""),
+    ])
+    func statements(transcript: String, prefix: String) {
+        let plan = Self.trees.plan(forFreeTranscript: transcript)
+        #expect(SourceTree.tokenizer.decode(plan.prefix) == prefix)
+        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix(".") == true)
+        #expect((plan.carrier == nil) == prefix.isEmpty)
+    }
+
+    @Test("no free transcript: the statements' tree alone")
+    func noTranscript() {
+        let plan = Self.trees.plan(forFreeTranscript: nil)
+        #expect(plan.prefix.isEmpty && plan.carrier == nil && plan.trie.nodeCount == Self.trees.statements.nodeCount)
+    }
+}
