@@ -7,6 +7,9 @@ public enum WrittenAirlineForm: String, Sendable, Codable, CaseIterable, Hashabl
     case code
     /// The code spelled letter by letter: "L X 40" (codes of letters only; "U2 1234" is the code form).
     case spelledCode = "spelled_code"
+    /// The code's letters with full stops, as Whisper writes spelled letters it does not know as a word ("L.A.H. for
+    /// 100" in the issue's probe): "L.X. 40" (codes of letters only). Not in the standard forms: measure it first.
+    case dottedCode = "dotted_code"
     /// The code in the NATO alphabet: "Lima X-ray 40" (a digit of the code stays a digit: "Uniform 2 1234").
     case natoCode = "nato_code"
     /// The ICAO code as one word: "SWR 40".
@@ -155,7 +158,10 @@ public struct CandidateWritingOptions: Sendable, Hashable {
     /// Also write the grammar's "flight" between an airline's name or callsign and its number ("Swiss flight 40").
     public var flightWordAfterName: Bool
 
-    public init(forms: [WrittenAirlineForm] = WrittenAirlineForm.allCases, numberStyles: NumberStyles = [.roundNumberWords],
+    /// The ways to name an airline in `standard`: all but `dottedCode`.
+    public static let standardForms: [WrittenAirlineForm] = [.code, .spelledCode, .natoCode, .icaoCode, .name, .callsign]
+
+    public init(forms: [WrittenAirlineForm] = standardForms, numberStyles: NumberStyles = [.roundNumberWords],
                 carriers: [CarrierPhrase] = [.bare], flightWordAfterName: Bool = false) {
         self.forms = forms
         self.numberStyles = numberStyles
@@ -163,7 +169,8 @@ public struct CandidateWritingOptions: Sendable, Hashable {
         self.flightWordAfterName = flightWordAfterName
     }
 
-    /// Every airline form, digits and round number words, no carrier phrase: what Whisper writes for a flight said alone.
+    /// The standard airline forms, digits and round number words, no carrier phrase: what Whisper writes for a
+    /// flight said alone.
     public static let standard = CandidateWritingOptions()
 }
 
@@ -233,6 +240,9 @@ public struct FlightCandidateWriter: Sendable {
             // A code with a digit is written as one word ("U2", "A3"): spelled, "A 3 850" reads as a number.
             guard code.allSatisfy(\.isLetter) else { return [] }
             return [code.map(String.init).joined(separator: " ")]
+        case .dottedCode:
+            guard code.allSatisfy(\.isLetter) else { return [] }
+            return [code.map { "\($0)." }.joined()]
         case .natoCode:
             return [code.map { character in
                 SpokenVocabulary.natoWords[character].map(capitalised) ?? String(character)

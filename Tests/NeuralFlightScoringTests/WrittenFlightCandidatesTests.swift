@@ -34,6 +34,14 @@ struct WrittenFlightCandidatesTests {
         #expect(writer.candidates(for: Self.flight("2L7")).map(\.text) == [" 2L 7.", " 2 Lima 7."])
     }
 
+    @Test("the dotted spelling, when asked for")
+    func dotted() {
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.dottedCode]))
+        #expect(writer.candidates(for: Self.flight("LX40")).map(\.text) == [" L.X. 40."])
+        #expect(writer.candidates(for: Self.flight("U21234")).isEmpty)
+        #expect(FlightCandidateWriter(airlines: Self.airlines).candidates(for: Self.flight("LX40")).allSatisfy { $0.form != .dottedCode })
+    }
+
     @Test("an airline the directory does not know gets its code forms only")
     func unknownAirline() {
         let writer = FlightCandidateWriter(airlines: AirlineDirectory([]))
@@ -93,8 +101,8 @@ struct WrittenFlightCandidatesTests {
     func normalizerReadsEveryCandidate() {
         let day = SeedDay.day
         let normalizer = SpokenFlightNormalizer(airlines: day.airlines)
-        let everyForm = CandidateWritingOptions(numberStyles: [.leadingZeros, .roundNumberWords], carriers: [.bare, .flightWord],
-                                                flightWordAfterName: true)
+        let everyForm = CandidateWritingOptions(forms: WrittenAirlineForm.allCases, numberStyles: [.leadingZeros, .roundNumberWords],
+                                                carriers: [.bare, .flightWord], flightWordAfterName: true)
         var withCarriers = everyForm
         withCarriers.carriers = CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar)
         // Every 20th flight inside the grammar's 20 carrier phrases: a whole day is 200,000 texts.

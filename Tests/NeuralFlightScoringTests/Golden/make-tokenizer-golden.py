@@ -19,7 +19,8 @@ TEXTS = [
     " easyJet Switzerland 1043.", " KLM 1001.", " K L M 1001.", " Swiss flight 40.", " Flight LX 40.",
     " What's the gate for LX 40?", " I'm on Swiss 40.", " Where is Air France 1?", " AF 1.", " TAP Air Portugal 9.",
     " Aer Lingus 345.", " JetBlue 12.", " IndiGo 9999.", " Wizz Air 4400.", " Whiskey Zulu Zulu 1.",
-    " Papa Charlie 2001.", " Quebec Romeo 93.", " X-ray Quebec 1.", " Sierra Kilo 1550.",
+    " Papa Charlie 2001.", " Quebec Romeo 93.", " X-ray Quebec 1.", " Sierra Kilo 1550.", " L.X. 40.", " B.A. 287.",
+    " What is the gate for flight U2 1234?", " Um Lufthansa four thousand four hundred.",
     # Free decodes
     "Alex 40", "An age 1495", "L.A.H. for 100", "LX 40.", "lx forty", "L-X-4-0", "L.X. 40!", "Swiss 40, please.",
     # Digits, long numbers, number words
