@@ -54,6 +54,10 @@ let package = Package(
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression"], plugins: ["EmbedResources"]),
 
+        // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
+        // written as Whisper writes them, their token prefix tree, and a beam walk of it with any next-token scorer.
+        .target(name: "NeuralFlightScoring", dependencies: ["FlightCore"]),
+
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),
 
@@ -91,6 +95,7 @@ let package = Package(
         .plugin(name: "BuildRevision", capability: .buildTool()),
 
         .testTarget(name: "FlightCoreTests", dependencies: ["FlightCore"]),
+        .testTarget(name: "NeuralFlightScoringTests", dependencies: ["NeuralFlightScoring", "FlightStore"], resources: [.copy("Golden")]),
         // Helpers for tests on either store backend: throw-away PostgreSQL databases (FLIGHTVOICE_TEST_DATABASE), temporary files.
         .target(name: "DatabaseTestSupport", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection"], path: "Tests/DatabaseTestSupport"),
         .testTarget(name: "FlightStoreTests", dependencies: ["FlightStore", "FlightStorePostgres", "FlightStoreSelection", "DatabaseTestSupport"]),

@@ -54,6 +54,9 @@ public enum SpokenVocabulary {
     /// 20, 30, ... 90 as words, index 0 is "twenty".
     public static let tensWords = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
+    /// The word travellers may put before a flight or between an airline and its number ("Swiss flight forty").
+    public static let flightWord = "flight"
+
     /// Words that scale or repeat a number.
     public static let hundred = "hundred"
     public static let thousand = "thousand"

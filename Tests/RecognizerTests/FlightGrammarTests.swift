@@ -151,7 +151,7 @@ struct GrammarNormalizerAgreementTests {
         for flight in TestFlights.vocabulary.flights {
             let airline = TestFlights.airlines.airline(iata: flight.airline)
             for name in FlightGrammar.namePhrases(code: flight.airline, airline: airline) {
-                for form in SpokenNumberForms.forms(of: flight.number) {
+                for form in GrammarToken.numberForms(of: flight.number) {
                     for phrase in [name + form, [.word("what's"), .word("the"), .word("gate"), .word("for")] + name + form + [.word("please")]] {
                         for spelling in FlightGrammar.spellings(of: phrase) {
                             let text = spelling.joined(separator: " ")

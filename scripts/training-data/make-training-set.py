@@ -55,7 +55,7 @@ TELEPHONE_RATE = 8000
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # ------------------------------------------------------------------------------------------------------------------
-# Spoken forms (mirrors Sources/FlightCore/SpokenVocabulary.swift and Sources/Recognizer/Grammar/SpokenNumberForms.swift)
+# Spoken forms (mirrors Sources/FlightCore/SpokenVocabulary.swift and Sources/FlightCore/SpokenNumberForms.swift)
 # ------------------------------------------------------------------------------------------------------------------
 NATO = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "
                 "mike november oscar papa quebec romeo sierra tango uniform victor whiskey x-ray yankee zulu".split()))

@@ -60,7 +60,7 @@ public struct FlightGrammar: Sendable {
     let airlineRules: [AirlineRule]
 
     /// The word allowed between an airline and its number ("Air France flight one twenty three").
-    static let flightWord = "flight"
+    static let flightWord = SpokenVocabulary.flightWord
 
     /// The shared rules embedded from `grammar/flight-query.jsgf`.
     public static var baseGrammar: String { embeddedQueryGrammar }
@@ -292,7 +292,7 @@ struct AirlineRule: Sendable {
         var forms: [[GrammarToken]] = []
         var readings: [String: Int] = [:]
         for number in self.numbers {
-            for form in SpokenNumberForms.forms(of: number) {
+            for form in GrammarToken.numberForms(of: number) {
                 forms.append(form)
                 for spelling in FlightGrammar.spellings(of: form, rules: rules) { readings[spelling.joined(separator: " ")] = number }
             }

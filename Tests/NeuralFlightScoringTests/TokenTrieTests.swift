@@ -1,0 +1,131 @@
+import FlightCore
+import Testing
+@testable import NeuralFlightScoring
+
+/// Candidates with made-up token sequences, one flight each unless told.
+func madeUpCandidates(_ sequences: [(String, [Int])]) -> [TokenizedCandidate] {
+    sequences.map { flight, tokens in
+        TokenizedCandidate(candidate: WrittenFlightCandidate(flight: FlightNumber(parsing: flight)!, form: .code, text: "\(tokens)"), tokens: tokens)
+    }
+}
+
+@Suite("Token prefix tree")
+struct TokenTrieTests {
+    static let end = 99
+
+    @Test("shared prefixes share nodes; every path ends in an end-token leaf")
+    func sharesPrefixes() {
+        let trie = TokenTrie(candidates: madeUpCandidates([("LX40", [1, 2, 3]), ("LX41", [1, 2, 4]), ("BA7", [5]), ("LX4", [1, 2])]), endToken: Self.end)
+        // root; 1, 2 shared; 3, 4 and their ends; 5 and its end; the end after 1 2.
+        #expect(trie.nodeCount == 1 + 2 + 2 + 2 + 2 + 1)
+        #expect(trie.interiorNodeCount == 1 + 2 + 2 + 1)
+        #expect(trie.maximumDepth == 4)
+        let leaves = trie.nodes.indices.filter { trie.nodes[$0].children.isEmpty }
+        #expect(leaves.count == 4)
+        #expect(leaves.allSatisfy { trie.nodes[$0].token == Self.end && trie.nodes[$0].candidates.count == 1 })
+        #expect(Set(leaves.map { trie.tokens(to: $0) }) == [[1, 2, 3, Self.end], [1, 2, 4, Self.end], [5, Self.end], [1, 2, Self.end]])
+        #expect(trie.nodes[TokenTrie.root].token == nil && trie.nodes[TokenTrie.root].depth == 0)
+        #expect(trie.nodes[TokenTrie.root].children.count == 2)
+    }
+
+    @Test("candidates that tokenise alike end at one leaf that lists both")
+    func duplicates() {
+        let trie = TokenTrie(candidates: madeUpCandidates([("LX40", [1, 2]), ("LX41", [1, 2])]), endToken: Self.end)
+        #expect(trie.nodeCount == 4)
+        #expect(trie.nodes[3].candidates == [0, 1])
+    }
+
+    @Test("no candidates: the root alone")
+    func empty() {
+        let trie = TokenTrie(candidates: [], endToken: Self.end)
+        #expect(trie.nodeCount == 1 && trie.interiorNodeCount == 0 && trie.maximumDepth == 0)
+    }
+
+    @Test("the seed day's tree: every candidate's path spells its tokens and the end token")
+    func seedDay() {
+        let tokenizer = SourceTree.tokenizer
+        let day = SeedDay.day
+        let candidates = FlightCandidateWriter(airlines: day.airlines).candidates(for: day.flights)
+        let trie = TokenTrie(candidates: candidates, tokenizer: tokenizer)
+        var found = 0
+        for leaf in trie.nodes.indices where !trie.nodes[leaf].candidates.isEmpty {
+            for index in trie.nodes[leaf].candidates {
+                #expect(trie.tokens(to: leaf) == tokenizer.encode(candidates[index].text) + [tokenizer.endOfText])
+                #expect(tokenizer.decode(trie.tokens(to: leaf)) == candidates[index].text)
+                found += 1
+            }
+        }
+        #expect(found == candidates.count)
+        let tokenTotal = candidates.reduce(0) { $0 + tokenizer.encode($1.text).count + 1 }
+        // Measured: 15,128 nodes for 26,692 tokens; the airline's first tokens and its numbers' first digits are shared.
+        #expect(trie.nodeCount - 1 < tokenTotal * 3 / 5, "prefix sharing saves at least two nodes in five")
+        #expect(trie.nodeCountsByDepth.reduce(0, +) == trie.nodeCount && trie.nodeCountsByDepth.first == 1)
+        print("seed day: \(day.flights.count) flights, \(candidates.count) candidates, \(trie.nodeCount) nodes "
+              + "(\(trie.interiorNodeCount) with children, \(tokenTotal) tokens unshared), depth \(trie.maximumDepth), "
+              + "by depth \(trie.nodeCountsByDepth)")
+    }
+
+    /// The seed day's figures per option set (printed for the record): each added way of writing adds candidates and nodes.
+    @Test("each added way of writing adds candidates and nodes")
+    func optionSets() {
+        let day = SeedDay.day
+        let sets: [(String, CandidateWritingOptions)] = [
+            ("digits only", .init(numberStyles: [])),
+            ("standard (digits, round number words)", .standard),
+            ("standard with leading zeros", .init(numberStyles: [.leadingZeros, .roundNumberWords])),
+            ("standard with \"flight\" before and after the airline", .init(carriers: [.bare, .flightWord], flightWordAfterName: true)),
+        ]
+        var previous: (candidates: Int, nodes: Int)?
+        for (name, options) in sets {
+            let candidates = FlightCandidateWriter(airlines: day.airlines, options: options).candidates(for: day.flights)
+            let trie = TokenTrie(candidates: candidates, tokenizer: SourceTree.tokenizer)
+            if let previous {
+                #expect(candidates.count > previous.candidates && trie.nodeCount > previous.nodes, "\(name)")
+            }
+            previous = (candidates.count, trie.nodeCount)
+            print("seed day, \(name): \(candidates.count) candidates, \(trie.nodeCount) nodes, \(trie.interiorNodeCount) with children, "
+                  + "depth \(trie.maximumDepth), widest depth \(trie.nodeCountsByDepth.max() ?? 0) nodes")
+        }
+    }
+}
+
+@Suite("Candidate trees and the plan per utterance")
+struct FlightCandidateTreesTests {
+    static let trees = FlightCandidateTrees(flights: SeedDay.day.flights, airlines: SeedDay.day.airlines, tokenizer: SourceTree.tokenizer,
+                                            carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar))
+
+    @Test("two trees of the same candidates, one per ending")
+    func twoTrees() {
+        let statements = Self.trees.statements.candidates, questions = Self.trees.questions.candidates
+        #expect(statements.count == questions.count && !statements.isEmpty)
+        #expect(statements.allSatisfy { $0.candidate.text.hasSuffix(".") } && questions.allSatisfy { $0.candidate.text.hasSuffix("?") })
+        #expect(zip(statements, questions).allSatisfy { $0.candidate.text.dropLast() == $1.candidate.text.dropLast() })
+    }
+
+    @Test("a free transcript with a question: the question tree after the phrase's tokens, which with a candidate's are the whole text's")
+    func question() throws {
+        let plan = Self.trees.plan(forFreeTranscript: " What's the gate for Alex 40?")
+        #expect(plan.carrier == CarrierPhrase(before: "What's the gate for", ending: "?"))
+        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix("?") == true)
+        let tokenizer = SourceTree.tokenizer
+        #expect(tokenizer.decode(plan.prefix) == " What's the gate for")
+        let candidate = try #require(plan.trie.candidates.first { $0.candidate.text == " LX 40?" })
+        #expect(plan.prefix + candidate.tokens == tokenizer.encode(" What's the gate for LX 40?"))
+    }
+
+    @Test("a statement, the word flight, nothing heard", arguments: [
+        (" I'm on Swiss 40.", " I'm on"), ("Flight LX 40.", " Flight"), (" Alex 40", ""), ("", ""),
+    ])
+    func statements(transcript: String, prefix: String) {
+        let plan = Self.trees.plan(forFreeTranscript: transcript)
+        #expect(SourceTree.tokenizer.decode(plan.prefix) == prefix)
+        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix(".") == true)
+        #expect((plan.carrier == nil) == prefix.isEmpty)
+    }
+
+    @Test("no free transcript: the statements' tree alone")
+    func noTranscript() {
+        let plan = Self.trees.plan(forFreeTranscript: nil)
+        #expect(plan.prefix.isEmpty && plan.carrier == nil && plan.trie.nodeCount == Self.trees.statements.nodeCount)
+    }
+}
