@@ -56,29 +56,106 @@ public struct WhisperDecoderStep: Sendable {
     }
 }
 
+/// The result of feeding whole token sequences to a batch of hypotheses in one pass.
+public struct WhisperFeedResult: Sendable {
+    /// Each input hypothesis advanced by all of its sequence's tokens, in input order.
+    public let states: [WhisperDecoderState]
+    /// Log-softmax rows over the whole vocabulary: with `allPositions`, one per fed token (sequence after sequence),
+    /// row `rowOffsets[s] + i` being the distribution of the token that follows token `i` of sequence `s`; otherwise
+    /// one per sequence, after its last token.
+    public let logProbabilities: Matrix
+    /// Where each sequence's rows start in `logProbabilities`.
+    public let rowOffsets: [Int]
+
+    /// log P(`token` | sequence `sequence`'s hypothesis after its tokens 0 ... `position`); `position` must be the
+    /// last one unless all positions were asked for.
+    public func logProbability(of token: Int, sequence: Int, position: Int) -> Float {
+        logProbabilities[row(sequence: sequence, position: position), token]
+    }
+
+    /// The whole distribution after tokens 0 ... `position` of sequence `sequence`.
+    public func distribution(sequence: Int, position: Int) -> ArraySlice<Float> {
+        logProbabilities.row(row(sequence: sequence, position: position))
+    }
+
+    /// The distribution after the last token of every sequence, as a step would give it.
+    public var lastStep: WhisperDecoderStep {
+        let ends = rowOffsets.indices.map { sequence in
+            sequence + 1 < rowOffsets.count ? rowOffsets[sequence + 1] - 1 : logProbabilities.rows - 1
+        }
+        var values: [Float] = []
+        values.reserveCapacity(ends.count * logProbabilities.columns)
+        for row in ends { values += logProbabilities.row(row) }
+        return WhisperDecoderStep(states: states, logProbabilities: Matrix(rows: ends.count, columns: logProbabilities.columns, values: values))
+    }
+
+    private func row(sequence: Int, position: Int) -> Int {
+        let start = rowOffsets[sequence]
+        let end = sequence + 1 < rowOffsets.count ? rowOffsets[sequence + 1] : logProbabilities.rows
+        precondition(start + position < end, "position \(position) of sequence \(sequence) has no row (only the last position was asked for?)")
+        return start + position
+    }
+}
+
 extension WhisperModel {
     /// Advances each hypothesis by one token (`tokens[i]` is fed to `states[i]`) and returns each one's next-token
     /// log-probabilities. The whole batch shares one GEMM per weight, and the output projection is one GEMM.
     public func step(_ encoding: WhisperEncoding, states: [WhisperDecoderState], tokens: [Int]) -> WhisperDecoderStep {
         precondition(states.count == tokens.count, "\(states.count) hypotheses but \(tokens.count) tokens")
-        precondition(tokens.allSatisfy { (0..<dimensions.vocabularySize).contains($0) }, "a token is outside the vocabulary")
-        precondition(states.allSatisfy { $0.length < dimensions.textContextLength }, "a hypothesis is already \(dimensions.textContextLength) tokens long")
-        let batch = states.count
+        let fed = feed(encoding, states: states, sequences: tokens.map { [$0] })
+        return WhisperDecoderStep(states: fed.states, logProbabilities: fed.logProbabilities)
+    }
+
+    /// Feeds `sequences[i]` (one or more tokens) to `states[i]`, all in one pass: every token of every sequence is a
+    /// row of the same GEMMs, attending causally to its own hypothesis's past. With `allPositions`, returns the
+    /// distribution after every fed token (teacher forcing: a whole candidate scored at once); otherwise only after
+    /// each sequence's last token (a prefix such as the start sequence).
+    public func feed(_ encoding: WhisperEncoding, states: [WhisperDecoderState], sequences: [[Int]],
+                     allPositions: Bool = true) -> WhisperFeedResult {
+        precondition(states.count == sequences.count, "\(states.count) hypotheses but \(sequences.count) sequences")
+        precondition(sequences.allSatisfy { !$0.isEmpty }, "every sequence needs at least one token")
+        precondition(sequences.joined().allSatisfy { (0..<dimensions.vocabularySize).contains($0) }, "a token is outside the vocabulary")
+        precondition(zip(states, sequences).allSatisfy { $0.length + $1.count <= dimensions.textContextLength },
+                     "a hypothesis would pass the decoder's \(dimensions.textContextLength) positions")
         let width = dimensions.modelWidth
         let layerCount = dimensions.decoderLayerCount
-        guard batch > 0 else {
-            return WhisperDecoderStep(states: [], logProbabilities: Matrix(zeros: 0, columns: dimensions.vocabularySize))
+        // One row per fed token: its position, token, new cache entry and the entries it attends to.
+        var positions: [Int] = [], tokens: [Int] = [], newEntries: [KeyValueEntry] = [], histories: [[KeyValueEntry]] = []
+        var finalStates: [WhisperDecoderState] = [], rowOffsets: [Int] = [], outputRows: [Int] = []
+        for (state, sequence) in zip(states, sequences) {
+            rowOffsets.append(allPositions ? tokens.count : rowOffsets.count)
+            var history = state.entries()
+            var newest = state.newest
+            for (index, token) in sequence.enumerated() {
+                let entry = KeyValueEntry(parent: newest, layerCount: layerCount, width: width)
+                history.append(entry)
+                if allPositions || index == sequence.count - 1 { outputRows.append(tokens.count) }
+                positions.append(state.length + index)
+                tokens.append(token)
+                newEntries.append(entry)
+                histories.append(history)
+                newest = entry
+            }
+            finalStates.append(WhisperDecoderState(length: state.length + sequence.count, newest: newest))
+        }
+        let rowCount = tokens.count
+        guard rowCount > 0 else {
+            return WhisperFeedResult(states: [], logProbabilities: Matrix(zeros: 0, columns: dimensions.vocabularySize), rowOffsets: [])
         }
         // Token embedding + learned position.
-        var x = Matrix(zeros: batch, columns: width)
-        for (row, (state, token)) in zip(states, tokens).enumerated() {
-            for column in 0..<width {
-                x[row, column] = embeddings[token, column] + decoderPositions[state.length, column]
+        var x = Matrix(zeros: rowCount, columns: width)
+        x.values.withUnsafeMutableBufferPointer { out in
+            embeddings.values.withUnsafeBufferPointer { embedding in
+                decoderPositions.values.withUnsafeBufferPointer { position in
+                    for row in 0..<rowCount {
+                        let target = out.baseAddress! + row * width
+                        let token = embedding.baseAddress! + tokens[row] * width
+                        let place = position.baseAddress! + positions[row] * width
+                        for column in 0..<width { target[column] = token[column] + place[column] }
+                    }
+                }
             }
         }
-        let newEntries = states.map { KeyValueEntry(parent: $0.newest, layerCount: layerCount, width: width) }
-        let histories = zip(states, newEntries).map { state, entry in state.entries() + [entry] }
-
         for (layerIndex, layer) in decoderLayers.enumerated() {
             let attended = cachedSelfAttention(x, layer.selfAttention, layer: layerIndex, histories: histories, newEntries: newEntries)
             x += attended
@@ -87,22 +164,15 @@ extension WhisperModel {
             let transformed = feedForward(x, layer.feedForward)
             x += transformed
         }
-        var logProbabilities = decoderNorm(x).multipliedByTranspose(of: embeddings)
+        let outputs = outputRows.count == rowCount ? x : x.selectingRows(outputRows)
+        var logProbabilities = decoderNorm(outputs).multipliedByTranspose(of: embeddings)
         logProbabilities.applyLogSoftmaxToRows()
-        let advanced = zip(states, newEntries).map { WhisperDecoderState(length: $0.length + 1, newest: $1) }
-        return WhisperDecoderStep(states: advanced, logProbabilities: logProbabilities)
+        return WhisperFeedResult(states: finalStates, logProbabilities: logProbabilities, rowOffsets: rowOffsets)
     }
 
-    /// Feeds several tokens to one hypothesis in turn (e.g. the start sequence) and returns the last step.
+    /// Feeds tokens to one hypothesis (e.g. the start sequence) in one pass and returns the step after the last.
     public func feed(_ encoding: WhisperEncoding, state: WhisperDecoderState = .empty, tokens: [Int]) -> WhisperDecoderStep {
-        precondition(!tokens.isEmpty, "feed needs at least one token")
-        var current = state
-        var result: WhisperDecoderStep!
-        for token in tokens {
-            result = step(encoding, states: [current], tokens: [token])
-            current = result.states[0]
-        }
-        return result
+        feed(encoding, states: [state], sequences: [tokens], allPositions: false).lastStep
     }
 
     /// Greedy free decoding: after `prefix`, the most probable token each step until `<|endoftext|>` or
@@ -186,6 +256,14 @@ extension WhisperModel {
 }
 
 extension Matrix {
+    /// The given rows, in order.
+    func selectingRows(_ indices: [Int]) -> Matrix {
+        var values: [Float] = []
+        values.reserveCapacity(indices.count * columns)
+        for index in indices { values += row(index) }
+        return Matrix(rows: indices.count, columns: columns, values: values)
+    }
+
     /// Replaces each row x by x − log Σ exp(x).
     mutating func applyLogSoftmaxToRows() {
         let columns = columns

@@ -159,6 +159,14 @@ import Testing
                     worstRow = max(worstRow, Self.maximumDifference(step.logProbabilities.row(0), rows[position * vocabulary..<(position + 1) * vocabulary]))
                     if token != WhisperTokens.endOfText { step = model.step(encoding, states: step.states, tokens: [token]) }
                 }
+                // The same sequence fed in one pass, every position's distribution at once.
+                let start = model.feed(encoding, tokens: WhisperTokens.startSequence)
+                let whole = model.feed(encoding, states: start.states, sequences: [sequence.tokens])
+                #expect(whole.states[0].length == WhisperTokens.startSequence.count + sequence.tokens.count)
+                let distributions = [start.logProbabilities.row(0)] + sequence.tokens.indices.map { whole.distribution(sequence: 0, position: $0) }
+                for (position, distribution) in distributions.enumerated() {
+                    worstRow = max(worstRow, Self.maximumDifference(distribution, rows[position * vocabulary..<(position + 1) * vocabulary]))
+                }
                 print("\(clip.name) \(sequence.tokens): worst token log-prob |difference| \(worstToken), over the vocabulary \(worstRow)")
                 #expect(worstToken <= Self.logProbabilityTolerance)
                 #expect(worstRow <= Self.logProbabilityTolerance, "\(clip.name) \(sequence.tokens): log-softmax rows differ by \(worstRow)")
@@ -191,6 +199,20 @@ import Testing
             #expect(difference <= 1e-4, "hypothesis \(index) differs by \(difference) in a batch")
             #expect(batch.states[index].length == 4)
         }
+        // Sequences of different lengths fed to forked hypotheses in one pass give every position what steps give.
+        let fed2 = model.feed(encoding, states: [lx.states[0], lima.states[0]], sequences: [[2319, 13], [1395, 12, 2433]])
+        #expect(fed2.states.map(\.length) == [5, 6])
+        #expect(fed2.rowOffsets == [0, 2])
+        let lx40 = model.step(encoding, states: [lx.states[0]], tokens: [2319])
+        #expect(Self.maximumDifference(fed2.distribution(sequence: 0, position: 0), lx40.logProbabilities.row(0)) <= 1e-4)
+        var limaStep = lima
+        for (position, token) in [1395, 12, 2433].enumerated() {
+            limaStep = model.step(encoding, states: limaStep.states, tokens: [token])
+            #expect(Self.maximumDifference(fed2.distribution(sequence: 1, position: position), limaStep.logProbabilities.row(0)) <= 1e-4)
+        }
+        let lastOnly = model.feed(encoding, states: [lx.states[0], lima.states[0]], sequences: [[2319, 13], [1395, 12, 2433]], allPositions: false)
+        #expect(lastOnly.logProbabilities.rows == 2)
+        #expect(Self.maximumDifference(lastOnly.distribution(sequence: 1, position: 0), limaStep.logProbabilities.row(0)) <= 1e-4)
         // A grandchild of the batch continues as the same sequence fed alone.
         let continued = model.step(encoding, states: [batch.states[0]], tokens: [13])
         let fed = model.feed(encoding, tokens: WhisperTokens.startSequence + [44988, 2319, 13])
