@@ -113,19 +113,36 @@ for batch in [1, 16, 64] {
     let milliseconds = bestMilliseconds(options.repeats) { _ = model.step(utteranceEncoding, states: states, tokens: tokens) }
     print("decoder step, batch \(batch): \(format(milliseconds)) ms CPU (\(String(format: "%.2f", milliseconds / Double(batch))) ms per hypothesis)")
 }
+// Scoring whole candidates in one pass: 64 sequences of 6 tokens forked from the start sequence.
+let start = model.feed(utteranceEncoding, tokens: WhisperTokens.startSequence)
+let candidates = (0..<64).map { index in [41578, 1395, 12, 2433, 2319, 13].map { $0 + (index == 0 ? 0 : index % 3) } }
+let scoring = bestMilliseconds(options.repeats) {
+    _ = model.feed(utteranceEncoding, states: [WhisperDecoderState](repeating: start.states[0], count: candidates.count), sequences: candidates)
+}
+print("one-pass scoring of 64 candidates × 6 tokens (every position): \(format(scoring)) ms CPU (\(String(format: "%.2f", scoring / 64)) ms per candidate)")
+
 var greedyUtterance: [Int] = [], greedyFull: [Int] = []
 print("greedy decode, clip + 1 s window: \(format(bestMilliseconds(1) { greedyUtterance = model.greedyTokens(utteranceEncoding) })) ms CPU, tokens \(greedyUtterance)")
 print("greedy decode, 30 s window: \(format(bestMilliseconds(1) { greedyFull = model.greedyTokens(fullEncoding) })) ms CPU, tokens \(greedyFull)")
 
-// How far the short window moves the scores of the full window's own transcript.
-var worst: Float = 0
-var stepShort = model.feed(utteranceEncoding, tokens: WhisperTokens.startSequence)
-var stepFull = model.feed(fullEncoding, tokens: WhisperTokens.startSequence)
-for token in greedyFull + [WhisperTokens.endOfText] {
-    worst = max(worst, abs(stepShort.logProbability(of: token, hypothesis: 0) - stepFull.logProbability(of: token, hypothesis: 0)))
-    if token == WhisperTokens.endOfText { break }
-    stepShort = model.step(utteranceEncoding, states: stepShort.states, tokens: [token])
-    stepFull = model.step(fullEncoding, states: stepFull.states, tokens: [token])
+// The window's margin of silence after the clip against the 30 s window's scores and transcript.
+for margin in [0.5, 1, 2, 5, 10] {
+    let frames = LogMelSpectrogram.frameCount(forSampleCount: samples.count, marginSeconds: margin)
+    let mel = LogMelSpectrogram(samples: samples, frameCount: frames)
+    var encoding = model.encode(mel)
+    let encoderMilliseconds = bestMilliseconds(1) { encoding = model.encode(mel) }
+    var short = model.feed(encoding, tokens: WhisperTokens.startSequence)
+    var full = model.feed(fullEncoding, tokens: WhisperTokens.startSequence)
+    var worstToken: Float = 0, total: Float = 0
+    for token in greedyFull + [WhisperTokens.endOfText] {
+        let difference = short.logProbability(of: token, hypothesis: 0) - full.logProbability(of: token, hypothesis: 0)
+        worstToken = max(worstToken, abs(difference))
+        total += difference
+        if token == WhisperTokens.endOfText { break }
+        short = model.step(encoding, states: short.states, tokens: [token])
+        full = model.step(fullEncoding, states: full.states, tokens: [token])
+    }
+    let greedy = model.greedyTokens(encoding)
+    print("margin \(margin) s (\(frames) frames): encoder \(format(encoderMilliseconds)) ms CPU; 30 s transcript's log-prob moves by at most \(String(format: "%.3f", worstToken)) per token, \(String(format: "%+.3f", total)) in all; greedy \(greedy == greedyFull ? "same as 30 s" : "\(greedy)")")
 }
-print("short vs 30 s window: largest per-token log-prob difference on the 30 s transcript \(String(format: "%.3f", worst)) nats")
 print("peak RSS: \(format(peakResidentMegabytes())) MB")

@@ -63,7 +63,8 @@ import Testing
     /// The environment's python, creating it and installing the reference packages on first use.
     static func python() throws -> String {
         let python = environmentFolder.appendingPathComponent("bin/python").path
-        let check = ["-c", "import ctranslate2, numpy, faster_whisper.feature_extractor"]
+        // (faster_whisper itself is not imported: its package imports need av and onnxruntime, which are not installed.)
+        let check = ["-c", "import ctranslate2, numpy, importlib.util, sys; sys.exit(importlib.util.find_spec('faster_whisper') is None)"]
         if FileManager.default.isExecutableFile(atPath: python), try runToEnd(python, check).status == 0 { return python }
         let created = try runToEnd("/usr/bin/python3", ["-m", "venv", environmentFolder.path])
         guard created.status == 0 else { throw Failure("python3 -m venv failed (is python3-venv installed? make deps installs it): \(created.output)") }
@@ -97,6 +98,19 @@ import Testing
 
     static let model: Result<WhisperModel, WhisperModelError> = Result { () throws(WhisperModelError) in try WhisperModel(folder: modelFolder) }
 
+    /// Each clip's 30 s window spectrogram and encoding, computed once for the tests that compare with the reference.
+    static let fullWindow: Result<[(mel: LogMelSpectrogram, encoding: WhisperEncoding)], Failure> = {
+        do {
+            let model = try Self.model.get()
+            return .success(try clips.map { clip in
+                let mel = LogMelSpectrogram(samples: try samples(clip.path), frameCount: LogMelSpectrogram.fullWindowFrameCount)
+                return (mel, model.encode(mel))
+            })
+        } catch {
+            return .failure(Failure("\(error)"))
+        }
+    }()
+
     static func floats(_ file: String) throws -> [Float] {
         let data = try Data(contentsOf: referenceFolder.appendingPathComponent(file))
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
@@ -113,10 +127,8 @@ import Testing
 
     @Test func theLogMelIsFasterWhispersWithinTolerance() throws {
         let reference = try Self.reference.get()
-        for (clip, expected) in zip(Self.clips, reference.clips) {
-            let samples = try Self.samples(clip.path)
-            #expect(samples.count == expected.sampleCount)
-            let mel = LogMelSpectrogram(samples: samples, frameCount: LogMelSpectrogram.fullWindowFrameCount)
+        for ((clip, expected), (mel, _)) in zip(zip(Self.clips, reference.clips), try Self.fullWindow.get()) {
+            #expect(try Self.samples(clip.path).count == expected.sampleCount)
             let referenceMel = try Self.floats(expected.mel)
             #expect(referenceMel.count == mel.values.count)
             let difference = Self.maximumDifference(mel.values, referenceMel)
@@ -128,9 +140,7 @@ import Testing
     @Test func theEncoderOutputIsCTranslate2sWithinTolerance() throws {
         let reference = try Self.reference.get()
         let model = try Self.model.get()
-        for (clip, expected) in zip(Self.clips, reference.clips) {
-            let mel = LogMelSpectrogram(samples: try Self.samples(clip.path), frameCount: LogMelSpectrogram.fullWindowFrameCount)
-            let encoding = model.encode(mel)
+        for ((clip, expected), (_, encoding)) in zip(zip(Self.clips, reference.clips), try Self.fullWindow.get()) {
             #expect(encoding.positionCount == model.dimensions.audioContextLength)
             let referenceOutput = try Self.floats(expected.encoder)
             #expect(referenceOutput.count == encoding.output.values.count)
@@ -144,9 +154,7 @@ import Testing
         let reference = try Self.reference.get()
         let model = try Self.model.get()
         let vocabulary = model.dimensions.vocabularySize
-        for (clip, expected) in zip(Self.clips, reference.clips) {
-            let mel = LogMelSpectrogram(samples: try Self.samples(clip.path), frameCount: LogMelSpectrogram.fullWindowFrameCount)
-            let encoding = model.encode(mel)
+        for ((clip, expected), (_, encoding)) in zip(zip(Self.clips, reference.clips), try Self.fullWindow.get()) {
             for sequence in expected.sequences {
                 let rows = try Self.floats(sequence.file)
                 let forced = sequence.tokens + [WhisperTokens.endOfText]
@@ -177,10 +185,28 @@ import Testing
     @Test func greedyDecodingGivesCTranslate2sTokens() throws {
         let reference = try Self.reference.get()
         let model = try Self.model.get()
-        for (clip, expected) in zip(Self.clips, reference.clips) {
-            let mel = LogMelSpectrogram(samples: try Self.samples(clip.path), frameCount: LogMelSpectrogram.fullWindowFrameCount)
-            #expect(model.greedyTokens(model.encode(mel)) == expected.greedy, "\(clip.name)")
+        for ((clip, expected), (_, encoding)) in zip(zip(Self.clips, reference.clips), try Self.fullWindow.get()) {
+            #expect(model.greedyTokens(encoding) == expected.greedy, "\(clip.name)")
         }
+    }
+
+    /// One model shared by workers on other threads gives each the numbers it gives alone.
+    @Test func concurrentWorkersShareOneModel() async throws {
+        let model = try Self.model.get()
+        let clips = try ["Samples/lx40.wav", "Samples/speedbird-287.wav"].map { try Self.samples($0) }
+        @Sendable func work(_ samples: [Float]) -> Matrix {
+            let encoding = model.encode(LogMelSpectrogram(samples: samples, frameCount: LogMelSpectrogram.frameCount(forSampleCount: samples.count)))
+            let start = model.feed(encoding, tokens: WhisperTokens.startSequence)
+            return model.step(encoding, states: [start.states[0], start.states[0]], tokens: [44988, 8729]).logProbabilities
+        }
+        let alone = clips.map(work)
+        let together = await withTaskGroup(of: (Int, Matrix).self) { group in
+            for (index, samples) in clips.enumerated() { group.addTask { (index, work(samples)) } }
+            var results: [Int: Matrix] = [:]
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        for index in clips.indices { #expect(together[index] == alone[index], "worker \(index) differs when run beside another") }
     }
 
     /// A batch of forked hypotheses of different lengths gives each the numbers it gets alone.
