@@ -107,7 +107,7 @@ print("encoder, 3000 frames: \(format(bestMilliseconds(max(1, options.repeats / 
 // Decoder steps: hypotheses forked from one parent a few tokens into a transcript, one step for the whole batch.
 let prefix = WhisperTokens.startSequence + [44988, 2319]  // " LX 40"
 let parent = model.feed(utteranceEncoding, tokens: prefix)
-for batch in [1, 16, 64] {
+for batch in [1, 2, 4, 16, 64] {
     let states = [WhisperDecoderState](repeating: parent.states[0], count: batch)
     let tokens = (0..<batch).map { 13 + $0 }
     let milliseconds = bestMilliseconds(options.repeats) { _ = model.step(utteranceEncoding, states: states, tokens: tokens) }
