@@ -184,6 +184,9 @@ struct LayerNorm: Sendable {
 }
 
 /// The BLAS calls, and the process's BLAS thread count.
+///
+/// Thread rule: the products may run on any number of threads at once; the thread count is one setting for the
+/// whole process, best set once before workers start.
 public enum BLAS {
     /// Sets OpenBLAS's thread count for the whole process. Workers are the parallelism, so one thread each is the
     /// default (`WhisperModel` sets it when loaded); two workers with two BLAS threads each oversubscribe two cores.

@@ -44,6 +44,8 @@ public struct WhisperDecoderState: Sendable {
 }
 
 /// The result of one decoder step over a batch of hypotheses.
+///
+/// Thread rule: an immutable value; share it freely.
 public struct WhisperDecoderStep: Sendable {
     /// Each input hypothesis advanced by its token, in input order.
     public let states: [WhisperDecoderState]
@@ -57,6 +59,8 @@ public struct WhisperDecoderStep: Sendable {
 }
 
 /// The result of feeding whole token sequences to a batch of hypotheses in one pass.
+///
+/// Thread rule: an immutable value; share it freely.
 public struct WhisperFeedResult: Sendable {
     /// Each input hypothesis advanced by all of its sequence's tokens, in input order.
     public let states: [WhisperDecoderState]

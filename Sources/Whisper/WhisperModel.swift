@@ -1,6 +1,6 @@
 import Foundation
 
-/// The sizes of a Whisper model, read from its weights.
+/// The sizes of a Whisper model, read from its weights. A value; share it freely.
 public struct WhisperDimensions: Sendable, Equatable {
     /// Mel bands of the input (80).
     public let melBandCount: Int
@@ -23,7 +23,7 @@ public struct WhisperDimensions: Sendable, Equatable {
     public var headWidth: Int { modelWidth / headCount }
 }
 
-/// Whisper's special tokens in the English-only models' vocabulary (tokenizer.json).
+/// Whisper's special tokens in the English-only models' vocabulary (tokenizer.json). Constants only.
 public enum WhisperTokens {
     /// `<|endoftext|>`: ends a transcript.
     public static let endOfText = 50256
