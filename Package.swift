@@ -52,6 +52,9 @@ let package = Package(
         // (SwiftPM passes on the pkg-config include path but not its -D flags, so they are repeated here.)
         .target(name: "WebRTCNoiseSuppression", dependencies: ["CWebRTCAudioProcessing"],
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
+        // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, matrix products on OpenBLAS.
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW"]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
@@ -81,6 +84,9 @@ let package = Package(
         // Today's-grammar pass alone, against pocketsphinx_batch on the same grammar (scripts/benchmarks/make-benchmarks.py).
         .executableTarget(name: "decoder-benchmark", dependencies: ["Recognizer"], path: "Benchmarks/decoder-benchmark"),
 
+        // Whisper's load, log-mel, encoder and decoder-step times on one BLAS thread (Benchmarks/whisper-benchmark).
+        .executableTarget(name: "whisper-benchmark", dependencies: ["Whisper", "AudioInput"], path: "Benchmarks/whisper-benchmark"),
+
         // The HTTP service: a small HTTP layer on libmicrohttpd, the job store protocol with its SQLite backend, and the
         // service itself (native API, Transcribe's JSON protocol, the S3 subset with SigV4 on OpenSSL's libcrypto).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -103,6 +109,7 @@ let package = Package(
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore", "ProcessTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "WhisperTests", dependencies: ["Whisper", "AudioInput", "ProcessTestSupport"]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden", "LiveFixtures"]),

@@ -1,0 +1,208 @@
+import COpenBLAS
+import Foundation
+
+/// A dense matrix of `Float` in row-major order: row `r` is `values[r * columns ..< (r + 1) * columns]`.
+///
+/// Thread rule: a value type; share and copy freely.
+public struct Matrix: Sendable, Equatable {
+    /// Number of rows.
+    public let rows: Int
+    /// Number of columns.
+    public let columns: Int
+    /// The elements, row after row.
+    public internal(set) var values: [Float]
+
+    /// A matrix over the given elements (row-major; `values.count` must be `rows * columns`).
+    public init(rows: Int, columns: Int, values: [Float]) {
+        precondition(values.count == rows * columns, "a \(rows)×\(columns) matrix needs \(rows * columns) values, not \(values.count)")
+        self.rows = rows
+        self.columns = columns
+        self.values = values
+    }
+
+    /// A matrix of zeros.
+    public init(zeros rows: Int, columns: Int) {
+        self.init(rows: rows, columns: columns, values: [Float](repeating: 0, count: rows * columns))
+    }
+
+    /// The element at (`row`, `column`).
+    public subscript(row: Int, column: Int) -> Float {
+        get { values[row * columns + column] }
+        set { values[row * columns + column] = newValue }
+    }
+
+    /// One row's elements.
+    public func row(_ row: Int) -> ArraySlice<Float> {
+        values[row * columns..<(row + 1) * columns]
+    }
+
+    /// The first `count` rows.
+    func prefix(rows count: Int) -> Matrix {
+        Matrix(rows: count, columns: columns, values: Array(values[0..<count * columns]))
+    }
+
+    /// Up to this many rows, a product with a large matrix is one matrix-vector product per row: GEMM would first
+    /// copy (pack) the whole large matrix, which for the 80 MB output projection costs more than reading it once per
+    /// row (measured on one thread: a batch-1 decoder step 31 ms with GEMM, 16.6 ms with GEMV; batch 2 about 31 and
+    /// 27 ms; batch 4 31 and 49 ms).
+    static let matrixVectorRowLimit = 2
+
+    /// `self · otherᵀ`: (m × k) · (n × k)ᵀ = m × n, one `cblas_sgemm` (or `cblas_sgemv` per row for very few rows).
+    func multipliedByTranspose(of other: Matrix) -> Matrix {
+        precondition(columns == other.columns, "inner dimensions differ: \(columns) and \(other.columns)")
+        var result = Matrix(zeros: rows, columns: other.rows)
+        values.withUnsafeBufferPointer { a in
+            other.values.withUnsafeBufferPointer { b in
+                result.values.withUnsafeMutableBufferPointer { c in
+                    if rows <= Self.matrixVectorRowLimit {
+                        for row in 0..<rows {
+                            cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(other.rows), Int32(other.columns), 1,
+                                        b.baseAddress!, Int32(other.columns), a.baseAddress! + row * columns, 1,
+                                        0, c.baseAddress! + row * other.rows, 1)
+                        }
+                        return
+                    }
+                    BLAS.multiply(rows: rows, columns: other.rows, inner: columns,
+                                  a: a.baseAddress!, aStride: columns, b: b.baseAddress!, bStride: other.columns, transposeB: true,
+                                  c: c.baseAddress!, cStride: other.rows)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Adds `other` element by element (a residual connection).
+    static func += (left: inout Matrix, right: Matrix) {
+        precondition(left.rows == right.rows && left.columns == right.columns)
+        let count = left.values.count
+        left.values.withUnsafeMutableBufferPointer { l in
+            right.values.withUnsafeBufferPointer { r in
+                for i in 0..<count { l[i] += r[i] }
+            }
+        }
+    }
+
+    /// GELU, the exact form: x · Φ(x) = ½ x (1 + erf(x / √2)), element by element.
+    mutating func applyGELU() {
+        let count = values.count
+        values.withUnsafeMutableBufferPointer { v in
+            for i in 0..<count {
+                let x = v[i]
+                v[i] = 0.5 * x * (1 + erf(x * Float(0.5).squareRoot()))
+            }
+        }
+    }
+
+    /// Replaces each row by its softmax.
+    mutating func applySoftmaxToRows() {
+        let columns = columns
+        values.withUnsafeMutableBufferPointer { v in
+            for row in 0..<rows { softmax(v.baseAddress! + row * columns, count: columns) }
+        }
+    }
+}
+
+/// In-place softmax of `count` floats.
+@inline(__always)
+func softmax(_ x: UnsafeMutablePointer<Float>, count: Int) {
+    var maximum = -Float.infinity
+    for i in 0..<count where x[i] > maximum { maximum = x[i] }
+    var sum: Float = 0
+    for i in 0..<count {
+        let e = expf(x[i] - maximum)
+        x[i] = e
+        sum += e
+    }
+    let inverse = 1 / sum
+    for i in 0..<count { x[i] *= inverse }
+}
+
+/// A fully connected layer, y = x · Wᵀ + b, with W stored as (outputs × inputs) as CTranslate2 and PyTorch store it.
+struct Linear: Sendable {
+    /// (outputs × inputs).
+    let weight: Matrix
+    /// One per output.
+    let bias: [Float]
+
+    var outputCount: Int { weight.rows }
+
+    /// x (n × inputs) → n × outputs, one GEMM for all rows.
+    func callAsFunction(_ x: Matrix) -> Matrix {
+        precondition(x.columns == weight.columns, "a linear layer of \(weight.columns) inputs got \(x.columns)")
+        var result = Matrix(zeros: x.rows, columns: weight.rows)
+        let outputs = weight.rows
+        result.values.withUnsafeMutableBufferPointer { c in
+            bias.withUnsafeBufferPointer { b in
+                for row in 0..<x.rows { (c.baseAddress! + row * outputs).update(from: b.baseAddress!, count: outputs) }
+            }
+            x.values.withUnsafeBufferPointer { a in
+                weight.values.withUnsafeBufferPointer { w in
+                    BLAS.multiply(rows: x.rows, columns: outputs, inner: x.columns,
+                                  a: a.baseAddress!, aStride: x.columns, b: w.baseAddress!, bStride: weight.columns, transposeB: true,
+                                  c: c.baseAddress!, cStride: outputs, accumulate: true)
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// Layer normalization over each row: (x − mean) / √(variance + ε) · γ + β.
+struct LayerNorm: Sendable {
+    /// CTranslate2's (and PyTorch's) default ε.
+    static let epsilon: Float = 1e-5
+
+    let gamma: [Float]
+    let beta: [Float]
+
+    func callAsFunction(_ x: Matrix) -> Matrix {
+        precondition(x.columns == gamma.count)
+        var result = x
+        let columns = x.columns
+        result.values.withUnsafeMutableBufferPointer { v in
+            gamma.withUnsafeBufferPointer { g in
+                beta.withUnsafeBufferPointer { b in
+                    for row in 0..<x.rows {
+                        let r = v.baseAddress! + row * columns
+                        var mean: Float = 0
+                        for i in 0..<columns { mean += r[i] }
+                        mean /= Float(columns)
+                        var variance: Float = 0
+                        for i in 0..<columns {
+                            let d = r[i] - mean
+                            variance += d * d
+                        }
+                        variance /= Float(columns)
+                        let scale = 1 / (variance + Self.epsilon).squareRoot()
+                        for i in 0..<columns { r[i] = (r[i] - mean) * scale * g[i] + b[i] }
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// The BLAS calls, and the process's BLAS thread count.
+///
+/// Thread rule: the products may run on any number of threads at once; the thread count is one setting for the
+/// whole process, best set once before workers start.
+public enum BLAS {
+    /// Sets OpenBLAS's thread count for the whole process. Workers are the parallelism, so one thread each is the
+    /// default (`WhisperModel` sets it when loaded); two workers with two BLAS threads each oversubscribe two cores.
+    public static func setThreadCount(_ count: Int) {
+        openblas_set_num_threads(Int32(max(1, count)))
+    }
+
+    /// C (rows × columns) = A (rows × inner) · B (inner × columns), or · Bᵀ when `transposeB` (B stored columns × inner);
+    /// with `accumulate`, C += instead of C =. Strides are row strides in elements (sub-matrices of wider rows allowed).
+    @inline(__always)
+    static func multiply(rows: Int, columns: Int, inner: Int, alpha: Float = 1,
+                         a: UnsafePointer<Float>, aStride: Int,
+                         b: UnsafePointer<Float>, bStride: Int, transposeB: Bool,
+                         c: UnsafeMutablePointer<Float>, cStride: Int, accumulate: Bool = false) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+                    Int32(rows), Int32(columns), Int32(inner), alpha,
+                    a, Int32(aStride), b, Int32(bStride), accumulate ? 1 : 0, c, Int32(cStride))
+    }
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Reference numbers for the Swift Whisper module, from CTranslate2 itself (Tests/WhisperTests runs this).
+
+  whisper-reference.py MODEL_DIR OUTPUT_DIR --clip NAME=WAV [--clip ...] [--sequence NAME=ID,ID,... ...]
+
+For each clip (16 kHz mono 16-bit WAV, samples / 32768):
+  NAME.mel.f32      log-mel of Whisper's 30 s window, (80, 3000) float32 little-endian, by faster-whisper's own
+                    FeatureExtractor (audio + 30 s of zeros, the first 3000 frames: OpenAI whisper's padding);
+  NAME.encoder.f32  ctranslate2 Whisper.encode of that window, (1500, 384) float32;
+  per --sequence of text token ids for that clip, NAME.sequenceK.f32: the decoder's log-softmax over the whole
+                    vocabulary at each position of start sequence + tokens + <|endoftext|> (teacher-forced), one row
+                    per token of tokens + <|endoftext|>, (n + 1, 51864) float32.
+reference.json lists the clips, sample counts, files, each sequence's per-token log-probabilities and CTranslate2's
+greedy transcript (beam 1, nothing suppressed).
+
+How the teacher-forced log-probabilities are had: Whisper.generate with the whole sequence as the prompt,
+beam_size=1, return_logits_vocab=True and no suppression returns the raw logits of every forced prompt step
+(ctranslate2 4.8.5); they are log-softmaxed here. Whisper.align gives the same numbers as probabilities but
+normalised over text tokens only (ids below <|endoftext|>), so it serves as a cross-check (asserted below), not the
+reference. CTranslate2 runs on the CPU in float32 (compute_type="float32").
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import wave
+
+import ctranslate2
+import numpy as np
+
+END_OF_TEXT, START_OF_TRANSCRIPT, NO_TIMESTAMPS = 50256, 50257, 50362
+START_SEQUENCE = [START_OF_TRANSCRIPT, NO_TIMESTAMPS]
+SAMPLE_RATE = 16000
+WINDOW_SAMPLES = 30 * SAMPLE_RATE
+WINDOW_FRAMES = 3000
+
+
+def feature_extractor():
+    """faster-whisper's FeatureExtractor, loaded from its file so the package's heavy imports (av, onnxruntime) are not needed."""
+    spec = importlib.util.find_spec("faster_whisper")
+    if spec is None:
+        sys.exit("whisper-reference: faster-whisper is not installed (pip install --no-deps faster-whisper==1.2.1)")
+    path = os.path.join(spec.submodule_search_locations[0], "feature_extractor.py")
+    module_spec = importlib.util.spec_from_file_location("faster_whisper_feature_extractor", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module.FeatureExtractor()
+
+
+def read_wav(path):
+    with wave.open(path) as clip:
+        if clip.getframerate() != SAMPLE_RATE or clip.getnchannels() != 1 or clip.getsampwidth() != 2:
+            sys.exit(f"whisper-reference: {path} is not 16 kHz mono 16-bit")
+        return np.frombuffer(clip.readframes(clip.getnframes()), dtype="<i2").astype(np.float32) / 32768
+
+
+def log_softmax(x):
+    x = x.astype(np.float64)
+    m = x.max(axis=-1, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model")
+    parser.add_argument("output")
+    parser.add_argument("--clip", action="append", default=[], help="NAME=WAV")
+    parser.add_argument("--sequence", action="append", default=[], help="NAME=ID,ID,... (text tokens only)")
+    args = parser.parse_args()
+    os.makedirs(args.output, exist_ok=True)
+
+    clips = dict(item.split("=", 1) for item in args.clip)
+    sequences = {name: [] for name in clips}
+    for item in args.sequence:
+        name, ids = item.split("=", 1)
+        sequences[name].append([int(token) for token in ids.split(",")])
+
+    extractor = feature_extractor()
+    model = ctranslate2.models.Whisper(args.model, device="cpu", compute_type="float32", intra_threads=1)
+    report = {"clips": []}
+    for name, path in clips.items():
+        samples = read_wav(path)
+        mel = extractor(samples, padding=WINDOW_SAMPLES)[:, :WINDOW_FRAMES].astype("<f4")
+        mel.tofile(os.path.join(args.output, f"{name}.mel.f32"))
+        features = ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None]))
+        encoded = model.encode(features)
+        np.asarray(encoded)[0].astype("<f4").tofile(os.path.join(args.output, f"{name}.encoder.f32"))
+
+        greedy = model.generate(encoded, [START_SEQUENCE], beam_size=1, max_length=64,
+                                suppress_blank=False, suppress_tokens=[])[0].sequences_ids[0]
+        scored = []
+        for number, tokens in enumerate(sequences[name]):
+            forced = tokens + [END_OF_TEXT]
+            result = model.generate(encoded, [START_SEQUENCE + forced], beam_size=1, return_logits_vocab=True,
+                                    suppress_blank=False, suppress_tokens=[])[0]
+            rows = log_softmax(np.asarray(result.logits[0])[:len(forced)])
+            file = f"{name}.sequence{number}.f32"
+            rows.astype("<f4").tofile(os.path.join(args.output, file))
+            log_probs = [float(rows[i, token]) for i, token in enumerate(forced)]
+            # Cross-check against align, whose probabilities are normalised over text tokens only.
+            aligned = model.align(encoded, [START_OF_TRANSCRIPT], [tokens], WINDOW_FRAMES)[0].text_token_probs
+            text_only = log_softmax(np.asarray(result.logits[0])[:len(tokens), :END_OF_TEXT])
+            for i, token in enumerate(tokens):
+                if abs(np.exp(text_only[i, token]) - aligned[i]) > 1e-4:
+                    sys.exit(f"whisper-reference: generate's logits and align disagree for {name} token {i}")
+            scored.append({"tokens": tokens, "logProbabilities": log_probs, "file": file})
+        report["clips"].append({"name": name, "sampleCount": int(len(samples)), "mel": f"{name}.mel.f32",
+                                "encoder": f"{name}.encoder.f32", "greedy": greedy, "sequences": scored})
+    with open(os.path.join(args.output, "reference.json"), "w") as out:
+        json.dump(report, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
