@@ -55,7 +55,7 @@ let package = Package(
         // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, matrix products on OpenBLAS.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW"]),
-        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression"], plugins: ["EmbedResources"]),
+        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
         // written as Whisper writes them, their token prefix tree, and a beam walk of it with any next-token scorer.

@@ -54,6 +54,9 @@ public final class FlightRecognizer {
     /// Decodes the same utterance with `RecognizerConfiguration.crossCheckConfiguration` where the decision model asks
     /// for a cross-check; created on first use (or by `prepareStreaming`).
     private var crossCheckRecognizer: FlightRecognizer?
+    /// Scores today's flights with the neural model where the decision model asks for a neural check (or when
+    /// measuring it everywhere); created on first use.
+    private var neuralPass: NeuralPass?
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
     private let decider: Decider
@@ -103,6 +106,7 @@ public final class FlightRecognizer {
         try installGrammar()
         try telephoneRecognizer?.load(vocabulary)
         try crossCheckRecognizer?.load(vocabulary)
+        neuralPass?.load(vocabulary, grammar: grammar)
     }
 
     private func installGrammar() throws {
@@ -139,6 +143,16 @@ public final class FlightRecognizer {
               let other = configuration.crossCheckConfiguration else { return nil }
         let created = try FlightRecognizer(vocabulary: vocabulary, configuration: other)
         crossCheckRecognizer = created
+        return created
+    }
+
+    /// The neural pass, created with today's flights on first use; nil when no neural model is configured or nothing
+    /// asks for it.
+    private func neuralChecker() throws -> NeuralPass? {
+        if let neuralPass { return neuralPass }
+        guard decider.model?.neuralCheck != nil || configuration.alwaysReadsNeural, let folder = configuration.neuralModel else { return nil }
+        let created = try NeuralPass(folder: folder, vocabulary: vocabulary, grammar: grammar, configuration: configuration.neuralPass)
+        neuralPass = created
         return created
     }
 
@@ -260,6 +274,7 @@ public final class FlightRecognizer {
         try rival().prepare(for: grammar, pronunciations: &addedPronunciations)
         if mayAskSecondOpinion { _ = try secondOpinionPass() }
         _ = try crossChecker()
+        _ = try neuralChecker()
     }
 
     /// Decodes `samples` as one whole utterance without touching the utterance being streamed.
@@ -385,6 +400,12 @@ public final class FlightRecognizer {
             let decided = try other.decodeWhole(raw, predictedFlights: [], cancellation: cancellation, cost: &otherCost)
             cost.steps.crossCheck = ThreadCPUClock.seconds() - crossCheckStarted + otherCost.comparisonsCPUSeconds
             features.crossCheck = DecisionFeatures.CrossCheckReading(flight: decided.features?.heardFlights.first, probability: decided.confidence)
+        }
+        if (configuration.alwaysReadsNeural || (!features.heardFlights.isEmpty && decider.wantsNeuralCheck(features))), let neural = try neuralChecker() {
+            try cancellation?.check()
+            let neuralStarted = ThreadCPUClock.seconds()
+            features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)
+            cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,

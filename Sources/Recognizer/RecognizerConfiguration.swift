@@ -13,7 +13,20 @@ public struct RecognizerConfiguration: Sendable {
     /// The adapted acoustic model (`--model adapted`): `models/en-us-flightvoice` beside the executable, in
     /// `../share/flightvoice/models/` next to it (an installed binary), or in the source tree it was built from (`make
     /// run`, `make test`, `.build/release/flightvoice`); nil when none of these holds one.
-    public static let adaptedAcousticModel: String? = {
+    public static let adaptedAcousticModel: String? = bundledModel(named: adaptedModelName, holding: ["mdef"])
+
+    /// Folder name of the neural acoustic model's weights (`models/whisper-tiny.en`, `make neural-model`).
+    public static let neuralModelName = "whisper-tiny.en"
+    /// The neural acoustic model (Whisper tiny.en in CTranslate2's format), found as `adaptedAcousticModel` is; nil when
+    /// none of those places holds one (its weights are a build input: `make neural-model`).
+    public static let bundledNeuralModel: String? = bundledModel(named: neuralModelName, holding: neuralModelFiles)
+    /// The files the neural model's folder holds (`scripts/neural-model/fetch-whisper-model.sh` unpacks them).
+    public static let neuralModelFiles = ["model.bin", "config.json", "tokenizer.json", "vocabulary.txt"]
+
+    /// The folder `name` that holds every one of `files`: in `models/` beside the executable, in `../share/flightvoice/models/` next
+    /// to it (an installed binary), or in the source tree it was built from (`make run`, `make test`,
+    /// `.build/release/flightvoice`); nil when none of these holds one.
+    public static func bundledModel(named name: String, holding files: [String]) -> String? {
         var folders: [URL] = []
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             let beside = executable.deletingLastPathComponent()
@@ -23,9 +36,10 @@ public struct RecognizerConfiguration: Sendable {
         // Sources/Recognizer/RecognizerConfiguration.swift → the repository's models/.
         folders.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("models"))
-        return folders.map { $0.appendingPathComponent(adaptedModelName).standardizedFileURL.path }
-            .first { FileManager.default.fileExists(atPath: $0 + "/mdef") }
-    }()
+        return folders.map { $0.appendingPathComponent(name).standardizedFileURL.path }
+            .first { folder in files.allSatisfy { FileManager.default.fileExists(atPath: folder + "/" + $0) } }
+    }
+
     /// The acoustic model used unless another is chosen: Debian's stock model. The adapted one hears more flights and,
     /// with the stock model's second opinion, answers more of the corpus, but not more of the people and voices held out
     /// from every choice (human check 48.4% against 50.0%, flite 65.6% against 70.2%; docs/accuracy-and-decisions.md, "Each model with its own
@@ -144,6 +158,15 @@ public struct RecognizerConfiguration: Sendable {
     /// doubtful utterances costs about a quarter more CPU, past the batch speed limit (docs/accuracy-and-decisions.md, "A second model's decision").
     public var crossCheckModel: String?
 
+    /// Folder of the neural acoustic model (Whisper tiny.en: `model.bin`, `tokenizer.json`), asked where this model's
+    /// decision model has a neural check (`DecisionModel.neuralCheck`) or when measuring (`alwaysReadsNeural`); nil:
+    /// never asked. By default the one shipped with the binary, when it is there.
+    public var neuralModel: String? = Self.bundledNeuralModel
+    /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
+    public var neuralPass = NeuralPassConfiguration()
+    /// Runs the neural pass on every utterance heard, whatever the decision (for measuring it: `eval --neural`).
+    public var alwaysReadsNeural: Bool = false
+
     /// The configuration of the cross-check: this one with `crossCheckModel`, its own decision, and none of the
     /// extras that decide nothing there (telephone routing, a cross-check of its own, a second opinion); nil when
     /// there is no cross-check model, it is the acoustic model, or the hand thresholds decide.
@@ -155,6 +178,7 @@ public struct RecognizerConfiguration: Sendable {
         other.telephoneAcousticModel = nil
         other.crossCheckModel = nil
         other.secondOpinionModel = crossCheckModel
+        other.neuralModel = nil
         return other
     }
 

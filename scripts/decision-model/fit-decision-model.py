@@ -33,6 +33,9 @@ probabilities a flight both heard is answered (the one that answers the flight s
   --cross-check-model OTHER/decision-model.json --cross-check NAME=other-model-features.tsv ...
       pairs each clip of the dev or check file NAME with the second model's decode of it (by file name), its probability
       from that model's decision model.
+  --neural NAME=neural-features.tsv ...
+      pairs each clip of the dev or check file NAME with the neural model's reading of it (by file name; `flightvoice eval
+      --neural --features`); where every dev file has readings, also chooses the neural check (`choose_neural`).
 
 The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
@@ -117,7 +120,21 @@ def load(path, manifest=None):
         # A second model's own decision (flight, probability); None where it was not decoded.
         probability = row.get("cross_check_probability")
         row["cross_check"] = (row.get("cross_check_flight", ""), float(probability)) if probability not in (None, "") else None
+        row["neural"] = neural_reading(row)
     return rows
+
+def neural_reading(row):
+    """The neural model's reading of a clip (flight, margin or None, score), None where it was not read."""
+    if row.get("neural_score") in (None, ""): return None
+    return (row.get("neural_flight", ""), number(row.get("neural_margin")), float(row["neural_score"]))
+
+def pair_neural(rows, neural_rows):
+    """Gives each row the neural model's reading of the same clip (matched by file name), from `eval --neural`."""
+    readings = {os.path.basename(r["path"]): neural_reading(r) for r in neural_rows}
+    for row in rows:
+        name = os.path.basename(row["path"])
+        if name not in readings: sys.exit(f"{row['path']}: not in the neural model's readings")
+        row["neural"] = readings[name]
 
 def pair_cross_check(rows, other_rows, other_model):
     """Gives each row the second model's decision on the same clip (matched by file name): its flight and probability."""
@@ -196,13 +213,25 @@ def cross_check_share(rows, model, accept, cross):
     """The share of `rows` on which the second model is asked (its whole decode is the cost)."""
     return sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
 
-def decide(row, p, accept, confirm, agreement=None, cross=None):
+def wants_neural(row, p, accept, neural):
+    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): as for the cross-check."""
+    return neural is not None and wants_cross_check(row, p, accept, (neural[0], 0))
+
+def neural_checked(row, p, accept, neural):
+    """True where the neural model, asked, ranks the flight heard first by at least `neural`'s margin and score."""
+    reading = row.get("neural")
+    return (wants_neural(row, p, accept, neural) and reading is not None and reading[0] == row["heard_today"]
+            and (reading[1] is None or reading[1] >= neural[1]) and reading[2] >= neural[2])
+
+def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
     the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
-    `own` when the second model's own decision heard the same flight with at least `other`."""
+    `own` when the second model's own decision heard the same flight with at least `other`; with a neural check
+    (probability, margin, score), from `probability` when the neural model ranks the same flight first by them."""
     if not row["heard"]: return "reject"
     checked = wants_cross_check(row, p, accept, cross) and row["cross_check"] is not None and \
         row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
+    checked = checked or neural_checked(row, p, accept, neural)
     if p < confirm and not checked: return "reject"
     open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
     if open_other: return "confirm"
@@ -210,12 +239,12 @@ def decide(row, p, accept, confirm, agreement=None, cross=None):
     if (p >= accept or agreed or checked) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
     return "confirm"
 
-def outcomes(rows, model, accept, confirm, agreement=None, cross=None):
+def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=None):
     """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
     flight answered and none offered."""
     counts = {"right": 0, "wrong": 0, "confirm_right": 0, "confirm_other": 0, "unanswered": 0, "noflight_answered": 0}
     for row in rows:
-        d = decide(row, probability(model, row), accept, confirm, agreement, cross)
+        d = decide(row, probability(model, row), accept, confirm, agreement, cross, neural)
         if d == "accept":
             counts["right" if row["right"] else "wrong"] += 1
             if row["names_no_flight"]: counts["noflight_answered"] += 1
@@ -270,6 +299,34 @@ def choose(dev_sets, model):
     confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
     return accept, confirm, agreement, cross
 
+NEURAL_SHARE = 0.5   # the neural pass may run on at most this share of each dev set's clips (its cost: encoder and scoring)
+
+def neural_share(rows, model, accept, neural):
+    """The share of `rows` on which the neural model is asked."""
+    return sum(wants_neural(r, probability(model, r), accept, neural) for r in rows) / len(rows)
+
+def choose_neural(dev_sets, model, accept, confirm, agreement, cross):
+    """The neural check (probability, margin, score), where every dev set has the neural model's readings: from which
+    of this model's probabilities it is asked (at most NEURAL_SHARE of each dev set's clips), and the lead and score at
+    which a flight both heard is answered — the triple that answers the flight said most often within the limits of
+    `choose` (at most MAX_WRONG wrong, no clip naming no flight answered), the fewest asks breaking ties; None when
+    none answers more than without it."""
+    if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
+    def tally(neural):
+        counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
+        return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
+                round(sum(c["right"] / n for c, n in counts), 9))
+    baseline = tally(None)[1]
+    best = None
+    for own in [i / 20 for i in range(0, 20)]:
+        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0)) for rows in dev_sets) > NEURAL_SHARE: continue
+        for margin in [i / 10 for i in range(0, 31)]:
+            for score in [-i / 4 for i in range(4, 33)]:
+                ok, right = tally((own, margin, score))
+                if ok and right > baseline and (best is None or (right, own, margin, score) > best[0]):
+                    best = ((right, own, margin, score), (own, margin, score))
+    return None if best is None else best[1]
+
 def reliability(rows, model):
     bins = [[] for _ in range(10)]
     for row in rows:
@@ -286,10 +343,12 @@ def reliability(rows, model):
     lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight heard")
     return "\n".join(lines)
 
-def swift(model, accept, confirm, agreement, cross, source, chosen_on):
+def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=None):
     def numbers(values): return ", ".join(f"{v:.6g}" for v in values)
     cross_check = "" if cross is None else (",\n        crossCheck: CrossCheck(probability: "
                                             f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
+    if neural is not None:
+        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g})"
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
@@ -305,7 +364,7 @@ extension DecisionModel {{
 }}
 """
 
-def model_file(model, accept, confirm, agreement, cross, source, chosen_on):
+def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neural=None):
     """The JSON `DecisionModel(contentsOf:)` reads (its Codable keys; `source` is for people and ignored)."""
     return json.dumps({**{
         "source": f"scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand",
@@ -317,7 +376,8 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on):
         "acceptProbability": float(f"{accept:.3g}"),
         "confirmProbability": float(f"{confirm:.3g}"),
     }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")}),
-        **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}})},
+        **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}}),
+        **({} if neural is None else {"neuralCheck": {"probability": float(f"{neural[0]:.3g}"), "margin": float(f"{neural[1]:.3g}"), "score": float(f"{neural[2]:.3g}")}})},
         indent=1) + "\n"
 
 def parse_named(text):
@@ -326,8 +386,8 @@ def parse_named(text):
     features, _, manifest = paths.partition(",")
     return name, load(features, manifest or None)
 
-def summary(name, rows, model, accept, confirm, agreement, cross):
-    c = outcomes(rows, model, accept, confirm, agreement, cross)
+def summary(name, rows, model, accept, confirm, agreement, cross, neural=None):
+    c = outcomes(rows, model, accept, confirm, agreement, cross, neural)
     total = len(rows)
     return (f"\n## {name}: {total} clips\n\n"
             f"right {c['right']} ({100 * c['right'] / total:.1f}%), wrong {c['wrong']} ({100 * c['wrong'] / total:.1f}%), "
@@ -340,7 +400,7 @@ def main():
     if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
     devs, checks, out, json_out = [], [], None, None
-    cross_model, cross_files = None, []
+    cross_model, cross_files, neural_files = None, [], []
     while args:
         flag = args.pop(0)
         if flag == "--dev": devs.append(parse_named(args.pop(0)))
@@ -349,6 +409,7 @@ def main():
         elif flag == "--model-file": json_out = args.pop(0)
         elif flag == "--cross-check-model": cross_model = Model.from_file(args.pop(0))[0]
         elif flag == "--cross-check": cross_files.append(args.pop(0).split("=", 1))
+        elif flag == "--neural": neural_files.append(args.pop(0).split("=", 1))
         else: sys.exit(f"unknown argument {flag}")
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
@@ -357,22 +418,29 @@ def main():
         if cross_model is None: sys.exit("--cross-check needs --cross-check-model")
         if name not in named: sys.exit(f"--cross-check {name}: no --dev or --check of that name")
         pair_cross_check(named[name], load(path), cross_model)
+    for name, path in neural_files:
+        if name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name")
+        pair_neural(named[name], load(path))
     model = Model(train)
     accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
+    neural = choose_neural([rows for _, rows in devs], model, accept, confirm, agreement, cross) if devs else None
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
           f"accept at p >= {accept}, confirm at p >= {confirm}"
           + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight")
-          + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}"))
+          + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}")
+          + ("" if neural is None else f", accept at p >= {neural[0]} when the neural model ranks the same flight first by >= {neural[1]} nats/token at a score >= {neural[2]}"))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
-        print(summary(name, rows, model, accept, confirm, agreement, cross))
+        print(summary(name, rows, model, accept, confirm, agreement, cross, neural))
         if cross is not None:
             print(f"\nthe second model decoded {100 * cross_check_share(rows, model, accept, cross):.1f}% of the clips")
+        if neural is not None and all(r["neural"] is not None for r in rows if r["heard"]):
+            print(f"\nthe neural model read {100 * neural_share(rows, model, accept, neural):.1f}% of the clips")
     if out:
-        open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on))
+        open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))
     if json_out:
-        open(json_out, "w").write(model_file(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on))
+        open(json_out, "w").write(model_file(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))
 
 if __name__ == "__main__":
     main()

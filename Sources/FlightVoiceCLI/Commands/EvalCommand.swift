@@ -18,6 +18,9 @@ enum EvalCommand: Command {
         .flag("--live", help: "Feed each clip through the live (microphone) path in 64 ms chunks, with a second of its own background first."),
         .value("--live-audio", valueName: "DIR", help: "With --live: write the audio each clip's answer was decoded from as DIR/CLIP.wav (`recognize` on it gives the live answer) and where each query started and ended (and whether its rival was decoded alongside) as DIR/endpoints.tsv."),
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), and with --cross-check the second model's decision (cross_check_flight, cross_check_probability), not only where they decide."),
+        .flag("--neural", help: "Run the neural model's pass (Whisper tiny.en scoring today's flights) on every clip heard and write its reading (neural_flight, neural_margin, …) to --features, not only where the decision asks it."),
+        .value("--neural-beam", valueName: "N", help: "With the neural pass: partial candidates kept per token depth (default 32)."),
+        .value("--neural-margin-seconds", valueName: "S", help: "With the neural pass: seconds of padding encoded after the clip instead of Whisper's 30 s window (default 1; 30 encodes the whole window)."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
         RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
@@ -44,6 +47,20 @@ enum EvalCommand: Command {
         let jobs = try context.settings.integer(.workers, in: SettingKey.workerRange)
         var configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
         configuration.alwaysReadsRival = arguments.has("rival")
+        configuration.alwaysReadsNeural = arguments.has("neural")
+        if configuration.alwaysReadsNeural && configuration.neuralModel == nil {
+            throw CommandFailure(message: "--neural: the neural model (models/\(RecognizerConfiguration.neuralModelName)) is not installed; run make neural-model", exitCode: .unavailable)
+        }
+        if let beam = arguments.value("neural-beam") {
+            guard let width = Int(beam), width > 0 else { throw UsageError(message: "--neural-beam takes a positive count, not '\(beam)'") }
+            configuration.neuralPass.beamWidth = width
+        }
+        if let margin = arguments.value("neural-margin-seconds") {
+            guard let seconds = Double(margin), seconds >= 0, seconds <= 30 else {
+                throw UsageError(message: "--neural-margin-seconds takes seconds from 0 to 30, not '\(margin)'")
+            }
+            configuration.neuralPass.encoderMarginSeconds = seconds
+        }
         if let beams = arguments.value("beams") {
             let values = beams.split(separator: ",").compactMap { Double($0) }
             guard values.count == 3, values.allSatisfy({ $0 > 0 && $0 < 1 }) else {

@@ -52,10 +52,6 @@ enum Diagnostics {
     static let comfortableFreeBytes: Int64 = 1024 * 1024 * 1024
     /// The sample rate the speaker is opened at for its check (the synthesizer's).
     static let speakerCheckSampleRate = 16_000
-    /// Folder name of the neural model's weights (`make neural-model`).
-    static let neuralModelName = "whisper-tiny.en"
-    /// The files the neural model's folder holds.
-    static let neuralModelFiles = ["model.bin", "config.json", "tokenizer.json", "vocabulary.txt"]
 
     /// Which parts a caller wants checked.
     struct Scope: OptionSet, Sendable {
@@ -108,7 +104,7 @@ enum Diagnostics {
             checks.append(HealthCheck("neural model", .ok, neural))
         } else {
             checks.append(HealthCheck(
-                "neural model", .warning, "models/\(neuralModelName) (\(neuralModelFiles.joined(separator: ", "))) is neither beside this program, in ../share/flightvoice/models, nor in its source tree",
+                "neural model", .warning, "models/\(RecognizerConfiguration.neuralModelName) (\(RecognizerConfiguration.neuralModelFiles.joined(separator: ", "))) is neither beside this program, in ../share/flightvoice/models, nor in its source tree",
                 advice: "reinstall the package, or run make neural-model in the source tree"))
         }
         if !["stock", "adapted"].contains(chosen) {
@@ -121,29 +117,8 @@ enum Diagnostics {
         return checks
     }
 
-    /// `models/whisper-tiny.en`, looked for where the adapted model is: beside the executable, in
-    /// `../share/flightvoice/models/`, then in the source tree; nil when none holds every file.
-    static func neuralModelFolder() -> String? {
-        modelFolders().map { ($0 as NSString).appendingPathComponent(neuralModelName) }.first(where: hasNeuralFiles)
-    }
-
-    private static func hasNeuralFiles(_ folder: String) -> Bool {
-        neuralModelFiles.allSatisfy { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
-    }
-
-    /// The model folders an installed or built binary looks in, in order.
-    private static func modelFolders() -> [String] {
-        var folders: [String] = []
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            let beside = executable.deletingLastPathComponent()
-            folders += [beside.appendingPathComponent("models").path,
-                        beside.deletingLastPathComponent().appendingPathComponent("share/flightvoice/models").standardizedFileURL.path]
-        }
-        // Sources/FlightVoiceCLI/Diagnostics/HealthCheck.swift → the repository's models/.
-        folders.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("models").path)
-        return folders
-    }
+    /// `models/whisper-tiny.en`, looked for where the adapted model is; nil when none holds every file.
+    static func neuralModelFolder() -> String? { RecognizerConfiguration.bundledNeuralModel }
 
     // MARK: Database
 

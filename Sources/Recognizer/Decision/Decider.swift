@@ -128,7 +128,7 @@ struct Decider: Sendable {
         }
         var neuralChecked = false
         if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features) {
-            neuralChecked = reading.flight == best && (reading.margin ?? .infinity) >= check.margin
+            neuralChecked = reading.flight == best && (reading.margin ?? .infinity) >= check.margin && reading.score >= check.score
         }
         let confirmed = crossChecked || neuralChecked
         if probability < model.confirmProbability && !confirmed { return .rejected(.lowConfidence(score: probability)) }

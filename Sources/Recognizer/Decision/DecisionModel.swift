@@ -62,10 +62,14 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         public let probability: Double
         /// The neural model's lead of the flight over today's next one (nats per token) from which it is answered.
         public let margin: Double
+        /// The lowest length-normalised log-probability (nats per token) of the flight's best written form at which it
+        /// is answered: speech that names no flight still ranks some flight first, but explains it poorly.
+        public let score: Double
 
-        public init(probability: Double, margin: Double) {
+        public init(probability: Double, margin: Double, score: Double) {
             self.probability = probability
             self.margin = margin
+            self.score = score
         }
     }
 

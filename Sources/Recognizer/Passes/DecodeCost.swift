@@ -39,6 +39,8 @@ public struct DecodeSteps: Sendable, Hashable {
     public var rivalAlongside = false
     /// A second acoustic model's whole decode (`RecognizerConfiguration.crossCheckModel`), all its threads.
     public var crossCheck = 0.0
+    /// The neural model's pass (`NeuralPass`): encoder, free decode and today's candidates scored.
+    public var neural = 0.0
 
     public init() {}
 }

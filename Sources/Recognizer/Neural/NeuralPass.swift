@@ -1,0 +1,90 @@
+import FlightCore
+import Foundation
+import NeuralFlightScoring
+import Synchronization
+import Whisper
+
+/// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once, then scores
+/// every written form of today's flights against the same encoding (`FlightCandidateTrees`, walked by `TrieScorer`),
+/// and reports the flights it ranks first as a `DecisionFeatures.NeuralReading`.
+///
+/// Thread rule: not `Sendable` (it holds today's candidate trees, rebuilt by `load`); one thread at a time, like the
+/// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
+final class NeuralPass {
+    private let parts: NeuralModelParts
+    private let configuration: NeuralPassConfiguration
+    private var trees: FlightCandidateTrees
+    private var reader: FreeTranscriptReader
+
+    /// Loads (or reuses) the model in `folder` and writes today's candidates of `vocabulary`; throws
+    /// `RecognizerError` naming the folder and what is wrong with it.
+    init(folder: String, vocabulary: FlightVocabulary, grammar: FlightGrammar, configuration: NeuralPassConfiguration) throws {
+        parts = try NeuralModelParts.shared(folder: folder, blasThreadCount: configuration.blasThreadCount)
+        self.configuration = configuration
+        (trees, reader) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+    }
+
+    /// Switches to a new day's flights.
+    func load(_ vocabulary: FlightVocabulary, grammar: FlightGrammar) {
+        (trees, reader) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+    }
+
+    private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
+                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTrees, FreeTranscriptReader) {
+        let trees = FlightCandidateTrees(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
+                                         carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: grammar.jsgf))
+        return (trees, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights))
+    }
+
+    /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
+    /// its rank is known.
+    func read(_ samples: [Int16], grammarFlight: FlightNumber?) throws -> DecisionFeatures.NeuralReading {
+        let audio = samples.map { Float($0) / 32_768 }
+        let frames = LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: configuration.encoderMarginSeconds)
+        let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
+        let freeTokens = parts.model.greedyTokens(encoding, maximumTokenCount: configuration.maximumFreeTokens)
+        let freeTranscript = parts.tokenizer.decode(freeTokens).trimmingCharacters(in: .whitespaces)
+        let plan = trees.plan(forFreeTranscript: freeTranscript)
+        let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
+        let result: TrieScoringResult
+        do {
+            result = try scorer.score(plan.trie, with: WhisperNextTokenScorer(model: parts.model, encoding: encoding), after: plan.prefix,
+                                      keeping: Set([grammarFlight].compactMap { $0 }))
+        } catch {
+            throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
+        }
+        let best = result.best
+        return DecisionFeatures.NeuralReading(
+            flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
+            score: Double(best?.score ?? 0), margin: result.margin.map(Double.init),
+            grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
+            freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight)
+    }
+}
+
+/// The neural model's read-only parts, loaded once per folder and process and shared by every worker's pass.
+final class NeuralModelParts: Sendable {
+    let model: WhisperModel
+    let tokenizer: WhisperTokenizer
+
+    private init(folder: String, blasThreadCount: Int) throws {
+        do {
+            model = try WhisperModel(folder: URL(fileURLWithPath: folder), blasThreadCount: blasThreadCount)
+            tokenizer = try WhisperTokenizer(contentsOf: folder + "/tokenizer.json")
+        } catch {
+            throw RecognizerError(operation: "load the neural model", context: "\(folder): \(error)")
+        }
+    }
+
+    private static let loaded = Mutex<[String: NeuralModelParts]>([:])
+
+    /// The parts in `folder`, loading them on first use.
+    static func shared(folder: String, blasThreadCount: Int) throws -> NeuralModelParts {
+        try loaded.withLock { loaded in
+            if let parts = loaded[folder] { return parts }
+            let parts = try NeuralModelParts(folder: folder, blasThreadCount: blasThreadCount)
+            loaded[folder] = parts
+            return parts
+        }
+    }
+}

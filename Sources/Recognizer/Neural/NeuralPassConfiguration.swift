@@ -1,0 +1,17 @@
+/// How the neural pass listens: how much audio its encoder sees, how widely it searches today's candidates, how long
+/// its free transcript may grow. Pure value; `Sendable`.
+public struct NeuralPassConfiguration: Sendable, Hashable {
+    /// Seconds of Whisper's zero padding encoded after the utterance, instead of the 30 s window it was trained on.
+    /// The encoder's cost grows with its input (30 s: about 1.1 s of CPU; a 2 s clip plus 1 s: about 0.07 s), and the
+    /// window changes token scores by up to about 1 nat, so this is a measured trade (docs/experiments.md).
+    public var encoderMarginSeconds: Double = 1.0
+    /// Partial candidates kept per token depth of today's candidate tree (`TrieScoringConfiguration.beamWidth`): each
+    /// kept node costs one decoder row, most of it the 384 × 51,864 output projection.
+    public var beamWidth: Int = 32
+    /// Longest free transcript, in tokens; a flight query is rarely over 20.
+    public var maximumFreeTokens: Int = 32
+    /// OpenBLAS threads for the process (`openblas_set_num_threads`): 1, since workers are the parallelism.
+    public var blasThreadCount: Int = 1
+
+    public init() {}
+}
