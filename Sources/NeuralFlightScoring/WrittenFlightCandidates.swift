@@ -147,6 +147,9 @@ public struct CandidateWritingOptions: Sendable, Hashable {
         public static let leadingZeros = NumberStyles(rawValue: 1 << 0)
         /// Round hundreds and thousands in words, as Whisper sometimes writes them: "four hundred", "two thousand".
         public static let roundNumberWords = NumberStyles(rawValue: 1 << 1)
+        /// Each digit apart, as Whisper writes a number said digit by digit: "9 5 5 9". Without it, "E W nine five five
+        /// nine", transcribed freely as "E W 9 5 5 9", was scored as EW 9551 (human dev voices, 2026-12-03).
+        public static let separateDigits = NumberStyles(rawValue: 1 << 2)
     }
 
     /// The ways to name the airline.
@@ -161,7 +164,7 @@ public struct CandidateWritingOptions: Sendable, Hashable {
     /// The ways to name an airline in `standard`: all but `dottedCode`.
     public static let standardForms: [WrittenAirlineForm] = [.code, .spelledCode, .natoCode, .icaoCode, .name, .callsign]
 
-    public init(forms: [WrittenAirlineForm] = standardForms, numberStyles: NumberStyles = [.roundNumberWords],
+    public init(forms: [WrittenAirlineForm] = standardForms, numberStyles: NumberStyles = [.roundNumberWords, .separateDigits],
                 carriers: [CarrierPhrase] = [.bare], flightWordAfterName: Bool = false) {
         self.forms = forms
         self.numberStyles = numberStyles
@@ -169,7 +172,7 @@ public struct CandidateWritingOptions: Sendable, Hashable {
         self.flightWordAfterName = flightWordAfterName
     }
 
-    /// The standard airline forms, digits and round number words, no carrier phrase: what Whisper writes for a
+    /// The standard airline forms, digits (together and apart) and round number words, no carrier phrase: what Whisper writes for a
     /// flight said alone.
     public static let standard = CandidateWritingOptions()
 }
@@ -277,6 +280,7 @@ public struct FlightCandidateWriter: Sendable {
     /// seven", "forty four hundred") are written as the digits.
     public static func writtenNumbers(_ number: Int, styles: CandidateWritingOptions.NumberStyles) -> [String] {
         var written = [String(number)]
+        if styles.contains(.separateDigits), number >= 10 { written.append(String(number).map(String.init).joined(separator: " ")) }
         for form in SpokenNumberForms.forms(of: number) {
             if let digits = digitString(of: form), digits.hasPrefix("0") {
                 if styles.contains(.leadingZeros) { written.append(digits) }

@@ -42,7 +42,9 @@ final class NeuralPass {
         let audio = samples.map { Float($0) / 32_768 }
         let frames = LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: configuration.encoderMarginSeconds)
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
-        let freeTokens = parts.model.greedyTokens(encoding, maximumTokenCount: configuration.maximumFreeTokens)
+        let tokenLimit = min(configuration.maximumFreeTokens,
+                             configuration.freeTokensBase + Int(configuration.freeTokensPerSecond * Double(samples.count) / 16_000))
+        let freeTokens = parts.model.greedyTokens(encoding, maximumTokenCount: tokenLimit)
         let freeTranscript = parts.tokenizer.decode(freeTokens).trimmingCharacters(in: .whitespaces)
         let plan = trees.plan(forFreeTranscript: freeTranscript)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))

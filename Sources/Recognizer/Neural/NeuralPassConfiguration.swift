@@ -8,8 +8,13 @@ public struct NeuralPassConfiguration: Sendable, Hashable {
     /// Partial candidates kept per token depth of today's candidate tree (`TrieScoringConfiguration.beamWidth`): each
     /// kept node costs one decoder row, most of it the 384 × 51,864 output projection.
     public var beamWidth: Int = 32
-    /// Longest free transcript, in tokens; a flight query is rarely over 20.
+    /// Longest free transcript, in tokens, whatever the audio's length.
     public var maximumFreeTokens: Int = 32
+    /// The free transcript's token limit for an utterance is this plus `freeTokensPerSecond` per second of audio: a
+    /// decode stuck repeating itself ("W, okay, 47, W, okay, 47, …") stops there instead of at `maximumFreeTokens`, at
+    /// about 17 ms a token. Flight numbers spelled letter by letter, the longest queries, run to about 5 tokens a second.
+    public var freeTokensBase: Int = 6
+    public var freeTokensPerSecond: Double = 5
     /// OpenBLAS threads for the process (`openblas_set_num_threads`): 1, since workers are the parallelism.
     public var blasThreadCount: Int = 1
 
