@@ -71,8 +71,9 @@ struct TokenTrieTests {
         let day = SeedDay.day
         let sets: [(String, CandidateWritingOptions)] = [
             ("digits only", .init(numberStyles: [])),
-            ("standard (digits, round number words)", .standard),
-            ("standard with leading zeros", .init(numberStyles: [.leadingZeros, .roundNumberWords])),
+            ("digits and round number words", .init(numberStyles: [.roundNumberWords])),
+            ("standard (digits together and apart, round number words)", .standard),
+            ("standard with leading zeros", .init(numberStyles: [.leadingZeros, .roundNumberWords, .separateDigits])),
             ("standard with \"flight\" before and after the airline", .init(carriers: [.bare, .flightWord], flightWordAfterName: true)),
         ]
         var previous: (candidates: Int, nodes: Int)?

@@ -14,9 +14,12 @@ struct WrittenFlightCandidatesTests {
 
     static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
 
+    /// The standard options with numbers in digits only, so that the airline forms read one to a number.
+    static let digitsTogether = CandidateWritingOptions(numberStyles: [.roundNumberWords])
+
     @Test("every form of a flight, as Whisper writes it")
     func formsOfOneFlight() {
-        let writer = FlightCandidateWriter(airlines: Self.airlines)
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: Self.digitsTogether)
         let candidates = writer.candidates(for: Self.flight("LX40"))
         #expect(candidates.map(\.text) == [" LX 40.", " L X 40.", " Lima X-ray 40.", " SWR 40.", " Swiss 40.", " Swiss Air 40."])
         #expect(candidates.map(\.form) == [.code, .spelledCode, .natoCode, .icaoCode, .name, .name])
@@ -29,17 +32,25 @@ struct WrittenFlightCandidatesTests {
 
     @Test("a code with a digit is one word, or a NATO word and the digit")
     func digitCodes() {
-        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode, .natoCode]))
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode, .natoCode], numberStyles: []))
         #expect(writer.candidates(for: Self.flight("U21234")).map(\.text) == [" U2 1234.", " Uniform 2 1234."])
         #expect(writer.candidates(for: Self.flight("2L7")).map(\.text) == [" 2L 7.", " 2 Lima 7."])
     }
 
     @Test("the dotted spelling, when asked for")
     func dotted() {
-        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.dottedCode]))
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.dottedCode], numberStyles: []))
         #expect(writer.candidates(for: Self.flight("LX40")).map(\.text) == [" L.X. 40."])
         #expect(writer.candidates(for: Self.flight("U21234")).isEmpty)
         #expect(FlightCandidateWriter(airlines: Self.airlines).candidates(for: Self.flight("LX40")).allSatisfy { $0.form != .dottedCode })
+    }
+
+    @Test("by default a number is also written digit by digit, as Whisper writes one said that way")
+    func separateDigits() {
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode])).candidates(for: Self.flight("LX40")).map(\.text)
+        #expect(texts == [" LX 40.", " LX 4 0.", " L X 40.", " L X 4 0."])
+        #expect(FlightCandidateWriter.writtenNumbers(9, styles: .separateDigits) == ["9"])
+        #expect(FlightCandidateWriter.writtenNumbers(9559, styles: .separateDigits) == ["9559", "9 5 5 9"])
     }
 
     @Test("an airline the directory does not know gets its code forms only")
@@ -89,7 +100,7 @@ struct WrittenFlightCandidatesTests {
 
     @Test("carrier phrases and the word flight around the flight")
     func carriersAroundFlight() {
-        let options = CandidateWritingOptions(forms: [.code, .callsign], carriers: [.bare, .flightWord, CarrierPhrase(before: "What's the gate for", ending: "?")],
+        let options = CandidateWritingOptions(forms: [.code, .callsign], numberStyles: [], carriers: [.bare, .flightWord, CarrierPhrase(before: "What's the gate for", ending: "?")],
                                               flightWordAfterName: true)
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: options).candidates(for: Self.flight("BA287")).map(\.text)
         #expect(texts == [" BA 287.", " Speedbird 287.", " Speedbird flight 287.",

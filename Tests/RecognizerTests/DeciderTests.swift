@@ -214,6 +214,36 @@ struct CalibratedDeciderTests {
         #expect(!decider.wantsCrossCheck(heard(fit: -49, other: nil)))
     }
 
+    @Test("with a neural check, a flight the neural model ranks first by its margin and score is answered from the lower probability; else asked as before")
+    func neuralCheckAnswers() {
+        let model = Self.fitOnly
+        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
+            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4)))
+        func heard(fit: Double, neural: FlightNumber?, margin: Double? = 1, score: Double = -2, open: FlightNumber? = nil) -> DecisionFeatures {
+            var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil)
+            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: 0,
+                                                             freeTranscript: "LX 40.", freeTranscriptFlight: neural)
+            return features
+        }
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -49)), "p 0.73: between the neural check's and accept")
+        #expect(checking.decide(heard(fit: -49, neural: lx40)).decision == .accepted(lx40))
+        #expect(checking.decide(heard(fit: -49, neural: lx40, margin: nil)).decision == .accepted(lx40), "the only flight of the day")
+        #expect(checking.decide(heard(fit: -49, neural: lx40, margin: 0.4)).decision == .confirm([lx40]), "too close to the runner-up")
+        #expect(checking.decide(heard(fit: -49, neural: lx40, score: -5)).decision == .confirm([lx40]), "explains the audio poorly")
+        #expect(checking.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]), "another flight")
+        #expect(checking.decide(DeciderTests.features(fit: -49)).decision == .confirm([lx40]), "not read")
+        #expect(checking.decide(heard(fit: -51, neural: lx40)).decision == .accepted(lx40), "p 0.27: under the confirm probability, over the check's")
+        #expect(checking.decide(heard(fit: -51, neural: lx44)).decision.isRejected)
+        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -52)), "p 0.12: below the neural check's probability")
+        #expect(checking.decide(heard(fit: -52, neural: lx40)).decision.isRejected, "read where not asked, it decides nothing")
+        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -47)), "answered without it")
+        #expect(checking.decide(heard(fit: -49, neural: lx40, open: lx44)).decision == .confirm([lx40, lx44]), "doubt still asks")
+        #expect(decider.decide(heard(fit: -49, neural: lx40)).decision == .confirm([lx40]), "no neural check in the model")
+    }
+
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")
     func rivalWantedWhereItCanDecide() {
         let stock = Decider(thresholds: RecognitionThresholds(), model: .stock)

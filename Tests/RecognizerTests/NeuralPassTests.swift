@@ -1,0 +1,57 @@
+import FlightCore
+import Foundation
+@testable import Recognizer
+import Testing
+
+/// The neural pass on real audio with the real weights (`make neural-model` puts them in models/whisper-tiny.en; `make
+/// test` runs it first): today's flights scored against spoken fixtures, and the reading the decision gets.
+@Suite("The neural pass: Whisper tiny.en scoring today's flights", .serialized)
+struct NeuralPassTests {
+    static let folder = RecognizerConfiguration.bundledNeuralModel
+
+    static func pass() throws -> NeuralPass {
+        let folder = try #require(folder, "models/whisper-tiny.en is missing: run make neural-model")
+        return try NeuralPass(folder: folder, vocabulary: TestFlights.vocabulary, grammar: FlightGrammar(vocabulary: TestFlights.vocabulary),
+                              configuration: NeuralPassConfiguration())
+    }
+
+    @Test("each spoken flight fixture is ranked first among today's, with a lead, and the grammar's flight keeps its rank",
+          arguments: ["lx40.wav", "ba287.wav", "lima-xray-1234.wav", "speedbird287.wav", "lh400.wav"])
+    func ranksTheFlightSaid(file: String) throws {
+        let expected = try #require(try TestFlights.manifest().first { $0.file == file }?.flight)
+        let reading = try Self.pass().read(try TestFlights.samples(file), grammarFlight: expected)
+        #expect(reading.flight == expected, "\(file): \(reading.text) from \"\(reading.freeTranscript)\"")
+        #expect((reading.margin ?? 0) > 0)
+        #expect(reading.score < 0)
+        #expect(reading.grammarFlightRank == 0)
+        #expect(!reading.freeTranscript.isEmpty)
+    }
+
+    @Test("a flight the grammar heard wrongly keeps a rank below the first, and speech naming no flight scores lower than a flight query")
+    func ranksOthersBelow() throws {
+        let pass = try Self.pass()
+        let lx40 = try pass.read(try TestFlights.samples("lx40.wav"), grammarFlight: FlightNumber(parsing: "LX1234"))
+        #expect(lx40.flight == FlightNumber(parsing: "LX40"))
+        #expect((lx40.grammarFlightRank ?? 0) > 0)
+        let exit = try pass.read(try TestFlights.samples("where-exit.wav"), grammarFlight: nil)
+        #expect(exit.grammarFlightRank == nil)
+        #expect(exit.score < lx40.score, "\"\(exit.freeTranscript)\" scored \(exit.score) as \(exit.text)")
+    }
+
+    @Test("a new day's flights replace the candidates")
+    func loadsANewDay() throws {
+        let pass = try Self.pass()
+        let day = FlightVocabulary(airlines: TestFlights.airlines, flights: ["BA287", "LH400"].map { FlightNumber(parsing: $0)! })
+        pass.load(day, grammar: FlightGrammar(vocabulary: day))
+        let reading = try pass.read(try TestFlights.samples("lx40.wav"), grammarFlight: nil)
+        #expect(reading.flight.map { day.flights.contains($0) } == true)
+    }
+
+    @Test("a folder without the model is an error naming it, not a crash")
+    func missingModel() {
+        #expect(throws: RecognizerError.self) {
+            try NeuralPass(folder: "/nonexistent/whisper", vocabulary: TestFlights.vocabulary,
+                           grammar: FlightGrammar(vocabulary: TestFlights.vocabulary), configuration: NeuralPassConfiguration())
+        }
+    }
+}
