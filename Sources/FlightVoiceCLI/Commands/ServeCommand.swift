@@ -3,6 +3,7 @@ import FlightStorePostgres
 import FlightVoiceServer
 import Foundation
 import HTTPServer
+import ServiceNotification
 import TranscriptionJobsPostgres
 
 /// `flightvoice serve`: parses its options and runs the HTTP service until SIGTERM or SIGINT.
@@ -94,7 +95,10 @@ enum ServeCommand: Command {
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         context.console.print("listening on http://\(shownHost):\(port)")
+        let systemd = ServiceNotifier()
+        systemd.ready(status: "listening on http://\(shownHost):\(port)")
         stop.wait()
+        systemd.stopping(status: "draining decodes in progress")
         context.console.printError("flightvoice serve: stopping; waiting up to \(Int(configuration.drainSeconds)) s for decodes in progress")
         let drained = service.drain(deadline: Date().addingTimeInterval(configuration.drainSeconds))
         if !drained { context.console.printError("flightvoice serve: decodes still running at the deadline; their jobs resume at the next start") }
