@@ -51,6 +51,12 @@ import Testing
         #expect(CommandReference.operands(ofUsageLine: "flightvoice kiosk [--db PATH | --database URL [--offline-copy PATH]]", command: "kiosk") == [])
     }
 
+    @Test func descriptionsAreTheFirstSentenceOfTheHelp() {
+        #expect(CompletionScript.firstSentence("TCP port (default 8080; 0 picks a free one and prints it).") == "TCP port (default 8080; 0 picks a free one and prints it)")
+        #expect(CompletionScript.firstSentence("The flight database (default: X). Created from the built-in day if missing.") == "The flight database (default: X)")
+        #expect(CompletionScript.firstSentence("or WebRTC's suppressor; NAME:KEY=VALUE,... changes a setting.") == "or WebRTC's suppressor; NAME:KEY=VALUE,... changes a setting")
+    }
+
     @Test func bashCompletesCommandsAndProgramOptions() throws {
         #expect(try Self.bashCompletions(["flightvoice", "re"]) == ["recognize"])
         let all = try Self.bashCompletions(["flightvoice", ""])

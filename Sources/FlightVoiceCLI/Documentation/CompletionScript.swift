@@ -230,9 +230,10 @@ enum CompletionScript {
 
     // MARK: shared
 
-    /// The first sentence of a help text (up to ". " or the end), for the one-line descriptions shells show.
-    private static func firstSentence(_ text: String) -> String {
-        let sentence = text.range(of: ". ").map { String(text[..<$0.lowerBound]) } ?? text
+    /// The first sentence of a help text (up to a full stop before a capital, or the end), for the one-line
+    /// descriptions shells show; "VALUE,... changes" or "e.g. 1e-50" do not end it.
+    static func firstSentence(_ text: String) -> String {
+        let sentence = text.firstRange(of: /\. (?=[A-Z])/).map { String(text[..<$0.lowerBound]) } ?? text
         return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
     }
 
