@@ -75,6 +75,8 @@ DESTDIR ?=
 VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/FlightVoiceCLI/FlightVoiceCommand.swift)
 DEB_REVISION ?= 1
 INSTALL_SCRATCH := .build/install
+# Full RELRO (Debian's hardening for a network service): relocations resolved at start, then made read-only.
+INSTALL_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 INSTALL_BINARY := $(INSTALL_SCRATCH)/release/flightvoice
 # The models the program finds beside itself (../share/flightvoice/models): the adapted PocketSphinx model and the
 # Whisper weights. grammar/ and data/ are not installed: they are embedded in the program at build time.
@@ -91,7 +93,7 @@ SYSTEMD_UNIT_DIR = $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/l
 UNITS := flightvoice.service flightvoice-kiosk@.service
 
 installable: deps neural-model
-	swift build -c release --static-swift-stdlib --disable-local-rpath --product flightvoice --scratch-path $(INSTALL_SCRATCH) $(SWIFT_BUILD_FLAGS)
+	swift build -c release --static-swift-stdlib --disable-local-rpath $(INSTALL_LINK_FLAGS) --product flightvoice --scratch-path $(INSTALL_SCRATCH) $(SWIFT_BUILD_FLAGS)
 
 install: installable
 	@$(MAKE) --no-print-directory install-files
