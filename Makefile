@@ -1,6 +1,11 @@
 # FlightVoice: the README's two commands.
 #   make run    install what is missing, build (release), answer the bundled sample clip
 #   make test   install what is missing, build, run the whole test suite
+# And for installing it:
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   the program, models, man pages, completions, units, example config
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=...]
+#   make deb                                         .build/deb/flightvoice_VERSION_ARCH.deb (Debian package)
+#   make lint-deb                                    lintian on that package (no errors)
 
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en-us \
 	libsndfile1-dev libsoxr-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
@@ -8,7 +13,10 @@ DEBIAN_PACKAGES := pkg-config libsqlite3-dev libpocketsphinx-dev pocketsphinx-en
 	libmicrohttpd-dev libssl-dev python3-venv wrk \
 	libasound2-dev libespeak-ng-dev espeak-ng tmux \
 	libspeexdsp-dev libfftw3-dev libwebrtc-audio-processing-dev \
-	libopenblas-dev
+	libopenblas-dev libsystemd-dev \
+	dpkg-dev binutils libcurl4-openssl-dev
+# Tools only the tests use: unit verification, manual pages, the shells whose completions are checked.
+TEST_PACKAGES := systemd man-db groff-base zsh fish adduser
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 BINARY := .build/release/flightvoice
@@ -16,7 +24,7 @@ BINARY := .build/release/flightvoice
 # binary's install and the package; never fetched at run time.
 WHISPER_MODEL := models/whisper-tiny.en
 
-.PHONY: run test deps neural-model build release eval clean training-tools training-set human-set benchmarks benchmarks-speed adapted-model
+.PHONY: run test test-deps deps neural-model build release eval clean install install-files installable uninstall deb lint-deb training-tools training-set human-set benchmarks benchmarks-speed adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -24,7 +32,7 @@ run: deps release
 	$(BINARY) ask "what's the gate for L X forty"
 
 # The store tests also run against a throw-away PostgreSQL cluster, started and stopped around the suite.
-test: deps neural-model
+test: deps test-deps neural-model
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	scripts/with-test-postgres.sh swift test --skip-build $(SWIFT_BUILD_FLAGS)
 
@@ -34,6 +42,9 @@ deps:
 		echo "Installing Debian packages:" $$missing; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+
+test-deps:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(TEST_PACKAGES)"
 
 neural-model:
 	scripts/neural-model/fetch-whisper-model.sh $(WHISPER_MODEL)
@@ -51,6 +62,81 @@ eval: release
 
 clean:
 	swift package clean
+	rm -rf $(INSTALL_SCRATCH) .build/deb
+
+# ---- Installing -------------------------------------------------------------------------------------------------
+# The installed program carries the Swift runtime and Foundation (linked statically), so it needs only Debian's own
+# libraries, found in the system's folders (no $ORIGIN run path, which Debian forbids in /usr/bin); the static
+# Foundation's URLSession links libcurl (libcurl4-openssl-dev at build time, libcurl4 at run time). It is built in its own scratch folder: that build does not disturb `make release`, and a test can run
+# `make deb` while `swift test` holds .build.
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The one version: FlightVoiceCommand.version (what --version prints).
+VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/FlightVoiceCLI/FlightVoiceCommand.swift)
+DEB_REVISION ?= 1
+INSTALL_SCRATCH := .build/install
+# Full RELRO (Debian's hardening for a network service): relocations resolved at start, then made read-only.
+INSTALL_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+INSTALL_BINARY := $(INSTALL_SCRATCH)/release/flightvoice
+# The models the program finds beside itself (../share/flightvoice/models): the adapted PocketSphinx model and the
+# Whisper weights. grammar/ and data/ are not installed: they are embedded in the program at build time.
+INSTALLED_MODELS := en-us-flightvoice whisper-tiny.en
+BIN_DIR = $(PREFIX)/bin
+MODEL_DIR = $(PREFIX)/share/flightvoice/models
+MAN_DIR = $(PREFIX)/share/man/man1
+EXAMPLE_DIR = $(PREFIX)/share/doc/flightvoice/examples
+BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR = $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
+# systemd's own folder for the distribution's prefix; below any other prefix.
+SYSTEMD_UNIT_DIR = $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+UNITS := flightvoice.service flightvoice-kiosk@.service
+
+installable: deps neural-model
+	swift build -c release --static-swift-stdlib --disable-local-rpath $(INSTALL_LINK_FLAGS) --product flightvoice --scratch-path $(INSTALL_SCRATCH) $(SWIFT_BUILD_FLAGS)
+
+install: installable
+	@$(MAKE) --no-print-directory install-files
+
+# The files of an installation, from an installable build (man pages and completions are printed by the program itself,
+# from the same definitions as its --help).
+install-files:
+	@test -x $(INSTALL_BINARY) || { echo "$(INSTALL_BINARY) is missing: make installable"; exit 66; }
+	install -d $(DESTDIR)$(BIN_DIR) $(DESTDIR)$(MAN_DIR) $(DESTDIR)$(EXAMPLE_DIR) $(DESTDIR)$(SYSTEMD_UNIT_DIR) \
+		$(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	install -m 755 $(INSTALL_BINARY) $(DESTDIR)$(BIN_DIR)/flightvoice
+	for model in $(INSTALLED_MODELS); do \
+		install -d $(DESTDIR)$(MODEL_DIR)/$$model && install -m 644 models/$$model/* $(DESTDIR)$(MODEL_DIR)/$$model/ || exit 1; \
+	done
+	$(INSTALL_BINARY) help --man --output $(DESTDIR)$(MAN_DIR) >/dev/null
+	chmod 644 $(DESTDIR)$(MAN_DIR)/flightvoice*.1
+	$(INSTALL_BINARY) completions bash > $(DESTDIR)$(BASH_COMPLETION_DIR)/flightvoice
+	$(INSTALL_BINARY) completions zsh > $(DESTDIR)$(ZSH_COMPLETION_DIR)/_flightvoice
+	$(INSTALL_BINARY) completions fish > $(DESTDIR)$(FISH_COMPLETION_DIR)/flightvoice.fish
+	for unit in $(UNITS); do \
+		sed 's|@BINDIR@|$(BIN_DIR)|g' packaging/systemd/$$unit.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$unit && chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$unit || exit 1; \
+	done
+	install -m 644 config/flightvoice.conf $(DESTDIR)$(EXAMPLE_DIR)/flightvoice.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(BIN_DIR)/flightvoice
+	rm -rf $(DESTDIR)$(PREFIX)/share/flightvoice $(DESTDIR)$(PREFIX)/share/doc/flightvoice
+	rm -f $(DESTDIR)$(MAN_DIR)/flightvoice.1 $(DESTDIR)$(MAN_DIR)/flightvoice-*.1
+	rm -f $(DESTDIR)$(BASH_COMPLETION_DIR)/flightvoice $(DESTDIR)$(ZSH_COMPLETION_DIR)/_flightvoice $(DESTDIR)$(FISH_COMPLETION_DIR)/flightvoice.fish
+	for unit in $(UNITS); do rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$unit; done
+
+# The Debian package, from an installation into a staging folder with PREFIX=/usr (packaging/make-deb.sh).
+DEB_ROOT := .build/deb/root
+deb: installable
+	rm -rf $(DEB_ROOT)
+	@$(MAKE) --no-print-directory install-files PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT)
+	packaging/make-deb.sh $(DEB_ROOT) $(VERSION)-$(DEB_REVISION) .build/deb
+
+# Debian's checks on the package: no errors allowed (not part of `make test`: lintian pulls in a large Perl stack, and
+# its verdicts move with its version; the warnings kept are listed in packaging/README.md).
+lint-deb: deb
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES=lintian
+	lintian --fail-on error --info .build/deb/flightvoice_$(VERSION)-$(DEB_REVISION)_$$(dpkg --print-architecture).deb
 
 # Training and development audio for model adaptation and for choosing decisions (not part of `make test`):
 # make training-set [TRAINING_SET=.build/training-set] [TRAINING_SET_FLAGS="--train 2000 --dev 240"]

@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "Kiosk", dependencies: ["FlightCore", "AudioDevices", "Recognizer", "Presenter"]),
 
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
-        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres"],
+        .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres", "ServiceNotification"],
                 plugins: ["BuildRevision"]),
         .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
 
@@ -93,6 +93,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "FlightVoiceServer", dependencies: ["FlightCore", "FlightStore", "AudioInput", "Recognizer", "Presenter", "HTTPServer", "TranscriptionJobs", "CCrypto"]),
+        // Telling systemd a Type=notify service is ready, alive (watchdog) and stopping: sd_notify from libsystemd.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "ServiceNotification", dependencies: ["CSystemd"]),
 
         // Build-time embedding of data/ and grammar/ files into the binary, so it runs from anywhere.
         .executableTarget(name: "embed-resources", path: "Plugins/embed-resources-tool"),
@@ -115,6 +118,8 @@ let package = Package(
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden", "LiveFixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TranscriptionJobsTests", dependencies: ["TranscriptionJobs"]),
+        // The installed product: man pages, shell completions, systemd units and sd_notify, `make install` and the Debian package.
+        .testTarget(name: "PackagingTests", dependencies: ["FlightVoiceCLI", "ProcessTestSupport"]),
         .testTarget(name: "FlightVoiceServerTests", dependencies: ["FlightVoiceServer", "TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport", "ProcessTestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -9,9 +9,18 @@ public enum FlightVoiceCommand {
 
     static let version = "0.1.0"
 
+    /// What the program is, in one line: the help's first line and the man page's NAME.
+    static let tagline = "offline flight status by voice: say a flight number, get its gate."
+
+    /// Options given before a command (what `main` reads from the first argument).
+    static let programOptions: [OptionSpec] = [
+        .value("--config", valueName: "FILE", help: "Read the settings from FILE instead of \(ConfigurationFile.defaultPath) (before the command)."),
+        CommonOptions.help, .flag("--version", help: "Print the version and exit."),
+    ]
+
     static var help: String {
         var text = """
-        flightvoice \(version) — offline flight status by voice: say a flight number, get its gate.
+        flightvoice \(version) — \(tagline)
 
         usage: flightvoice [--config FILE] COMMAND [options]
                flightvoice --version
@@ -64,6 +73,7 @@ public enum FlightVoiceCommand {
         if first == ModelProbe.childCommand {
             return ModelProbe.runChild(Array(arguments.dropFirst()), console: console)
         }
+        if let answered = DocumentationRequest.handle(arguments, console: console) { return answered }
         if first == "help", let command = commands.first(where: { $0.name == arguments[1] }) {
             console.print(command.help)
             return ExitCode.success.rawValue

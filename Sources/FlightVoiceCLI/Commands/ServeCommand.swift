@@ -4,6 +4,7 @@ import FlightStorePostgres
 import FlightVoiceServer
 import Foundation
 import HTTPServer
+import ServiceNotification
 import TranscriptionJobsPostgres
 
 /// `flightvoice serve`: parses its options and runs the HTTP service until SIGTERM or SIGINT.
@@ -113,7 +114,10 @@ enum ServeCommand: Command {
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         context.console.print("listening on http://\(shownHost):\(port)")
+        let systemd = ServiceNotifier()
+        systemd.ready(status: "listening on http://\(shownHost):\(port)")
         stop.wait()
+        systemd.stopping(status: "draining decodes in progress")
         // Logfmt like the request lines: a drain that ran out of time is one grep away (drained=no).
         context.console.printError(LogLine(event: "stopping").with("drain_seconds", String(Int(configuration.drainSeconds))).description)
         let drained = service.drain(deadline: Date().addingTimeInterval(configuration.drainSeconds))
