@@ -43,7 +43,7 @@ import Testing
         #expect(commands["ask"]?.operands == ValueCompletion.freeText)
         #expect(commands["serve"]?.operands == ValueCompletion.freeText)
         #expect(commands["kiosk"]?.actions == [])
-        let denoise = try #require(commands["recognize"]?.options.first { $0.names == ["--denoise"] })
+        let denoise = try #require(commands["eval"]?.options.first { $0.names == ["--denoise"] })
         #expect(denoise.valueCompletion == .words(["none", "speex", "spectral", "webrtc"]))
         #expect(commands["serve"]?.options.first { $0.names == ["--data"] }?.valueCompletion == .directories)
         #expect(commands["serve"]?.options.first { $0.names == ["--token-file"] }?.valueCompletion == .files)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func bashCompletesACommandsOptions() throws {
-        #expect(try Self.bashCompletions(["flightvoice", "recognize", "--den"]) == ["--denoise"])
+        #expect(try Self.bashCompletions(["flightvoice", "eval", "--den"]) == ["--denoise"])
         let serve = try Self.bashCompletions(["flightvoice", "serve", "--"])
         let serveCommand = try #require(Self.program.commands.first { $0.name == "serve" })
         #expect(Set(serve) == Set(serveCommand.options.flatMap(\.names).filter { $0.hasPrefix("--") }))
@@ -74,10 +74,10 @@ import Testing
     }
 
     @Test func bashCompletesTheValuesOfAnEnumeratedOption() throws {
-        #expect(try Self.bashCompletions(["flightvoice", "recognize", "--denoise", "sp"]) == ["speex", "spectral"])
+        #expect(try Self.bashCompletions(["flightvoice", "eval", "--denoise", "sp"]) == ["speex", "spectral"])
         #expect(try Self.bashCompletions(["flightvoice", "eval", "x.tsv", "--denoise", ""]) == ["none", "speex", "spectral", "webrtc"])
         // The --opt=value spelling: bash splits it at "=".
-        #expect(try Self.bashCompletions(["flightvoice", "serve", "--denoise", "=", "web"]) == ["webrtc"])
+        #expect(try Self.bashCompletions(["flightvoice", "eval", "--denoise", "=", "web"]) == ["webrtc"])
     }
 
     @Test func bashCompletesFilesAndFoldersWhereTheHelpSaysSo() throws {
@@ -122,8 +122,8 @@ import Testing
 
     @Test func fishCompletesCommandsOptionsAndValues() throws {
         #expect(try Self.fishCompletions("flightvoice rec") == ["recognize"])
-        #expect(try Self.fishCompletions("flightvoice recognize --denoise ") == ["none", "spectral", "speex", "webrtc"])
-        #expect(try Self.fishCompletions("flightvoice recognize --deno") == ["--denoise"])
+        #expect(try Self.fishCompletions("flightvoice eval --denoise ") == ["none", "spectral", "speex", "webrtc"])
+        #expect(try Self.fishCompletions("flightvoice eval --deno") == ["--denoise"])
         let actions = try #require(Self.program.commands.first { $0.name == "db" }).actions
         #expect(try Self.fishCompletions("flightvoice db ") == actions.sorted())
         #expect(try Self.fishCompletions("flightvoice ask --js") == ["--json"])
