@@ -401,7 +401,7 @@ public final class FlightRecognizer {
             cost.steps.crossCheck = ThreadCPUClock.seconds() - crossCheckStarted + otherCost.comparisonsCPUSeconds
             features.crossCheck = DecisionFeatures.CrossCheckReading(flight: decided.features?.heardFlights.first, probability: decided.confidence)
         }
-        if (configuration.alwaysReadsNeural || (!features.heardFlights.isEmpty && decider.wantsNeuralCheck(features))), let neural = try neuralChecker() {
+        if configuration.alwaysReadsNeural || decider.wantsNeuralCheck(features), let neural = try neuralChecker() {
             try cancellation?.check()
             let neuralStarted = ThreadCPUClock.seconds()
             features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)

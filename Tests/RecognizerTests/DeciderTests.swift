@@ -244,6 +244,38 @@ struct CalibratedDeciderTests {
         #expect(decider.decide(heard(fit: -49, neural: lx40)).decision == .confirm([lx40]), "no neural check in the model")
     }
 
+    @Test("a neural check sure on its own answers its own flight below the accept probability, whatever the grammar heard")
+    func neuralSoloAnswers() {
+        let model = Self.fitOnly
+        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
+            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3)))
+        func heard(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber, margin: Double = 1.2, score: Double = -2,
+                   unexplained: Double = 0) -> DecisionFeatures {
+            var features = DeciderTests.features(fit: fit, heard: grammar, unexplained: unexplained)
+            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "", score: score, margin: margin, grammarFlightRank: nil,
+                                                             freeTranscript: "", freeTranscriptFlight: nil)
+            return features
+        }
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.decide(heard(fit: -49, neural: lx44)).decision == .accepted(lx44), "sure of another flight than the grammar's")
+        #expect(checking.decide(heard(fit: -51, neural: lx44)).decision == .accepted(lx44), "p 0.27: under the confirm probability, over the check's")
+        #expect(checking.decide(heard(fit: -52, neural: lx44)).decision.isRejected, "p 0.12: below the check's probability, not asked")
+        #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "nothing of today's heard")
+        #expect(checking.decide(heard(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44))
+        #expect(checking.decide(heard(fit: -49, neural: lx44, margin: 0.9)).decision == .confirm([lx40]), "not sure enough on its own")
+        #expect(checking.decide(heard(fit: -49, neural: lx44, score: -3.5)).decision == .confirm([lx40]), "explains the audio too poorly")
+        #expect(checking.decide(heard(fit: -47, neural: lx44)).decision == .accepted(lx40), "answered without it: not asked")
+        #expect(checking.decide(heard(fit: -49, neural: lx44, unexplained: 1)).decision == .confirm([lx40]), "speech the words do not explain")
+        let agreeingOnly = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
+            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4)))
+        #expect(!agreeingOnly.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "without a solo lead, nothing to ask it")
+        #expect(agreeingOnly.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]))
+    }
+
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")
     func rivalWantedWhereItCanDecide() {
         let stock = Decider(thresholds: RecognitionThresholds(), model: .stock)

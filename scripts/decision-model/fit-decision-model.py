@@ -214,20 +214,35 @@ def cross_check_share(rows, model, accept, cross):
     return sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
 
 def wants_neural(row, p, accept, neural):
-    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): as for the cross-check."""
-    return neural is not None and wants_cross_check(row, p, accept, (neural[0], 0))
+    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): below the accept probability from
+    the check's (neural = (probability, margin, score, solo margin, solo score)); where nothing of today's was heard, only
+    when the check answers on the neural model's own certainty."""
+    if neural is None or number(row["unexplained_speech_s"], 0.0) >= UNEXPLAINED_CONFIRM_SECONDS: return False
+    if not row["heard"]: return math.isfinite(neural[3])
+    return neural[0] <= p < accept
+
+def neural_sure(reading, margin, score):
+    return reading is not None and reading[0] != "" and (reading[1] is None or reading[1] >= margin) and reading[2] >= score
 
 def neural_checked(row, p, accept, neural):
-    """True where the neural model, asked, ranks the flight heard first by at least `neural`'s margin and score."""
-    reading = row.get("neural")
-    return (wants_neural(row, p, accept, neural) and reading is not None and reading[0] == row["heard_today"]
-            and (reading[1] is None or reading[1] >= neural[1]) and reading[2] >= neural[2])
+    """True where the neural model, asked, ranks the flight heard first by at least the check's margin and score and
+    nothing else doubts it (`Decider`'s agreement)."""
+    open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
+    return (wants_neural(row, p, accept, neural) and not open_other and row["neural"] is not None
+            and row["neural"][0] == row["heard_today"] and neural_sure(row["neural"], neural[1], neural[2]))
+
+def neural_solo(row, p, accept, neural):
+    """The neural model's own first flight where it was asked and is sure of it on its own (`Decider.neuralSoloFlight`)."""
+    if not wants_neural(row, p, accept, neural) or not neural_sure(row["neural"], neural[3], neural[4]): return None
+    return row["neural"][0]
 
 def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
     the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
     `own` when the second model's own decision heard the same flight with at least `other`; with a neural check
     (probability, margin, score), from `probability` when the neural model ranks the same flight first by them."""
+    solo = neural_solo(row, p, accept, neural)
+    if solo is not None: return "accept" if solo == row["heard_today"] else "accept_neural"
     if not row["heard"]: return "reject"
     checked = wants_cross_check(row, p, accept, cross) and row["cross_check"] is not None and \
         row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
@@ -247,6 +262,9 @@ def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=No
         d = decide(row, probability(model, row), accept, confirm, agreement, cross, neural)
         if d == "accept":
             counts["right" if row["right"] else "wrong"] += 1
+            if row["names_no_flight"]: counts["noflight_answered"] += 1
+        elif d == "accept_neural":  # the neural model's own flight, another than the grammar's (or none) heard
+            counts["right" if row["neural"][0] == row["expected"] else "wrong"] += 1
             if row["names_no_flight"]: counts["noflight_answered"] += 1
         elif d == "confirm":
             counts["confirm_right" if row["right"] else "confirm_other"] += 1
@@ -299,33 +317,43 @@ def choose(dev_sets, model):
     confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
     return accept, confirm, agreement, cross
 
-NEURAL_SHARE = 0.5   # the neural pass may run on at most this share of each dev set's clips (its cost: encoder and scoring)
+NEURAL_SHARE = 0.7   # the neural pass may run on at most this share of each dev set's clips (its cost: encoder and scoring)
 
 def neural_share(rows, model, accept, neural):
     """The share of `rows` on which the neural model is asked."""
     return sum(wants_neural(r, probability(model, r), accept, neural) for r in rows) / len(rows)
 
 def choose_neural(dev_sets, model, accept, confirm, agreement, cross):
-    """The neural check (probability, margin, score), where every dev set has the neural model's readings: from which
-    of this model's probabilities it is asked (at most NEURAL_SHARE of each dev set's clips), and the lead and score at
-    which a flight both heard is answered — the triple that answers the flight said most often within the limits of
-    `choose` (at most MAX_WRONG wrong, no clip naming no flight answered), the fewest asks breaking ties; None when
-    none answers more than without it."""
+    """The neural check (probability, margin, score, solo margin, solo score), where every dev set has the neural
+    model's readings. First the solo lead and score: the pair that answers the flight said most often within the limits
+    of `choose` (at most MAX_WRONG wrong, no clip naming no flight answered) with the neural model asked everywhere below
+    the accept probability; then, with it, from which probability the neural model is asked (at most NEURAL_SHARE of
+    each dev set's clips) and the lead and score at which a flight both heard is answered. Ties go to the fewest asks
+    and the surest readings; None when nothing answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
         return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
                 round(sum(c["right"] / n for c, n in counts), 9))
+    margins = [i / 10 for i in range(0, 31)]
+    scores = [-i / 4 for i in range(4, 25)]
     baseline = tally(None)[1]
+    never = (0.0, math.inf, 0.0)
+    solo = max(((right, margin, score) for margin in margins for score in scores
+                for ok, right in [tally(never + (margin, score))] if ok), default=None)
+    solo_margin, solo_score = (solo[1], solo[2]) if solo and solo[0] > baseline else (math.inf, 0.0)
     best = None
     for own in [i / 20 for i in range(0, 20)]:
-        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0)) for rows in dev_sets) > NEURAL_SHARE: continue
-        for margin in [i / 10 for i in range(0, 31)]:
-            for score in [-i / 4 for i in range(4, 33)]:
-                ok, right = tally((own, margin, score))
-                if ok and right > baseline and (best is None or (right, own, margin, score) > best[0]):
-                    best = ((right, own, margin, score), (own, margin, score))
-    return None if best is None else best[1]
+        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0, solo_margin, solo_score)) for rows in dev_sets) > NEURAL_SHARE:
+            continue
+        for margin in margins[::2]:
+            for score in scores[::2]:
+                neural = (own, margin, score, solo_margin, solo_score)
+                ok, right = tally(neural)
+                if ok and (best is None or (right, own, margin, score) > best[0]):
+                    best = ((right, own, margin, score), neural)
+    if best is None or best[0][0] <= baseline: return None
+    return best[1]
 
 def reliability(rows, model):
     bins = [[] for _ in range(10)]
@@ -348,7 +376,8 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
     cross_check = "" if cross is None else (",\n        crossCheck: CrossCheck(probability: "
                                             f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
     if neural is not None:
-        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g})"
+        solo = "" if not math.isfinite(neural[3]) else f", soloMargin: {neural[3]:.3g}, soloScore: {neural[4]:.3g}"
+        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g}{solo})"
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
@@ -377,7 +406,8 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
         "confirmProbability": float(f"{confirm:.3g}"),
     }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")}),
         **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}}),
-        **({} if neural is None else {"neuralCheck": {"probability": float(f"{neural[0]:.3g}"), "margin": float(f"{neural[1]:.3g}"), "score": float(f"{neural[2]:.3g}")}})},
+        **({} if neural is None else {"neuralCheck": {"probability": float(f"{neural[0]:.3g}"), "margin": float(f"{neural[1]:.3g}"), "score": float(f"{neural[2]:.3g}"),
+                                                      **({"soloMargin": float(f"{neural[3]:.3g}"), "soloScore": float(f"{neural[4]:.3g}")} if math.isfinite(neural[3]) else {})}})},
         indent=1) + "\n"
 
 def parse_named(text):
@@ -429,7 +459,8 @@ def main():
           f"accept at p >= {accept}, confirm at p >= {confirm}"
           + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight")
           + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}")
-          + ("" if neural is None else f", accept at p >= {neural[0]} when the neural model ranks the same flight first by >= {neural[1]} nats/token at a score >= {neural[2]}"))
+          + ("" if neural is None else f", accept at p >= {neural[0]} when the neural model ranks the same flight first by >= {neural[1]} nats/token at a score >= {neural[2]}"
+             + ("" if not math.isfinite(neural[3]) else f", and the neural model's own flight below the accept probability when it leads by >= {neural[3]} at a score >= {neural[4]}")))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
         print(summary(name, rows, model, accept, confirm, agreement, cross, neural))

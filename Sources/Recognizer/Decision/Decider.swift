@@ -81,9 +81,21 @@ struct Decider: Sendable {
     }
 
     /// True when the neural acoustic model's ranking of today's flights can turn this utterance's "did you mean" or
-    /// refusal into an answer (`DecisionModel.neuralCheck`): only then is it worth its time.
+    /// refusal into an answer (`DecisionModel.neuralCheck`): below the accept probability, from the check's, whatever
+    /// flight (if any) today's grammar heard, since the neural model may be sure of another on its own.
     func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
-        couldBeAnswered(features, from: model?.neuralCheck?.probability)
+        guard let model, let check = model.neuralCheck, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
+        // Nothing of today's heard: only the neural model's own certainty can answer.
+        guard !features.heardFlights.isEmpty else { return check.soloMargin.isFinite }
+        let probability = model.probability(features)
+        return probability >= check.probability && probability < model.acceptProbability
+    }
+
+    /// The flight the neural model is sure of on its own (`NeuralCheck.soloMargin`, `soloScore`), where it was asked.
+    private func neuralSoloFlight(_ features: DecisionFeatures, check: DecisionModel.NeuralCheck) -> FlightNumber? {
+        guard let reading = features.neural, let flight = reading.flight, wantsNeuralCheck(features),
+              (reading.margin ?? .infinity) >= check.soloMargin, reading.score >= check.soloScore else { return nil }
+        return flight
     }
 
     /// True when the model's probability lies from `lower` up to its accept probability and nothing else doubts the
@@ -119,6 +131,7 @@ struct Decider: Sendable {
     /// The calibrated decision: asks again below the model's confirm probability, answers from its accept probability
     /// unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest rival) in between.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
+        if let check = model.neuralCheck, let sure = neuralSoloFlight(features, check: check) { return .accepted(sure) }
         guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
         let agreed = model.agreementProbability.map { probability >= $0 && features.secondOpinionFlights?.first == best } ?? false
         // Only where the cross-check is asked for, so that reading it everywhere (`eval --rival`) decides the same.
@@ -127,7 +140,7 @@ struct Decider: Sendable {
             crossChecked = reading.flight == best && reading.probability >= check.otherModelProbability
         }
         var neuralChecked = false
-        if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features) {
+        if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features), doubtingFlights(features, best: best).isEmpty {
             neuralChecked = reading.flight == best && (reading.margin ?? .infinity) >= check.margin && reading.score >= check.score
         }
         let confirmed = crossChecked || neuralChecked

@@ -53,23 +53,42 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         }
     }
 
-    /// When the flight is answered because the neural acoustic model, scoring every written form of today's flights
-    /// against the same audio, ranks the same flight first by a clear lead. The two models hear in unrelated ways (a
-    /// GMM with today's grammar; a transformer trained on other speech), so they rarely agree on one wrong flight.
+    /// When the neural acoustic model's ranking of today's flights answers. Asked wherever this model's probability lies
+    /// from `probability` up to `acceptProbability` (and the grammar had a path), it answers in two ways: the flight
+    /// today's grammar heard, when it ranks it first by `margin` at `score` or better and nothing else doubts it (two
+    /// models that hear in unrelated ways — a GMM with today's grammar, a transformer trained on other speech — seldom
+    /// agree on one wrong flight); and its own first flight, whatever the grammar heard, when it is sure on its own
+    /// (`soloMargin`, `soloScore`): in noise it ranks the flight said first far more often than the grammar hears it.
+    /// Margins are the lead over today's next flight and scores the best form's log-probability, both in nats per token.
     /// Chosen by the fitting script on the dev voices, under the same limits as `acceptProbability`.
     public struct NeuralCheck: Sendable, Hashable, Codable {
         /// This model's probability from which the neural model is asked (below `acceptProbability`).
         public let probability: Double
-        /// The neural model's lead of the flight over today's next one (nats per token) from which it is answered.
+        /// The lead from which the flight both heard is answered.
         public let margin: Double
-        /// The lowest length-normalised log-probability (nats per token) of the flight's best written form at which it
-        /// is answered: speech that names no flight still ranks some flight first, but explains it poorly.
+        /// The lowest score at which the flight both heard is answered: speech that names no flight still ranks some
+        /// flight first, but explains it poorly.
         public let score: Double
+        /// The lead from which the neural model's own first flight is answered, whatever the grammar heard.
+        public let soloMargin: Double
+        /// The lowest score at which the neural model's own first flight is answered.
+        public let soloScore: Double
 
-        public init(probability: Double, margin: Double, score: Double) {
+        public init(probability: Double, margin: Double, score: Double, soloMargin: Double = .infinity, soloScore: Double = 0) {
             self.probability = probability
             self.margin = margin
             self.score = score
+            self.soloMargin = soloMargin
+            self.soloScore = soloScore
+        }
+
+        /// Reads a check whose file leaves out the solo lead and score (JSON has no infinity): never sure on its own.
+        public init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(probability: try values.decode(Double.self, forKey: .probability), margin: try values.decode(Double.self, forKey: .margin),
+                      score: try values.decode(Double.self, forKey: .score),
+                      soloMargin: try values.decodeIfPresent(Double.self, forKey: .soloMargin) ?? .infinity,
+                      soloScore: try values.decodeIfPresent(Double.self, forKey: .soloScore) ?? 0)
         }
     }
 
@@ -128,8 +147,9 @@ public struct DecisionModel: Sendable, Hashable, Codable {
                         || !(0...1).contains(crossCheck.otherModelProbability) {
                 "its cross-check probabilities (\(crossCheck.probability), other model \(crossCheck.otherModelProbability)) are not 0 ≤ own ≤ accept and 0 ≤ other ≤ 1"
             }
-            else if let neuralCheck = model.neuralCheck, !(0...model.acceptProbability).contains(neuralCheck.probability) || !(neuralCheck.margin >= 0) {
-                "its neural check (probability \(neuralCheck.probability), margin \(neuralCheck.margin)) is not 0 ≤ probability ≤ accept and margin ≥ 0"
+            else if let neuralCheck = model.neuralCheck, !(0...model.acceptProbability).contains(neuralCheck.probability)
+                        || !(neuralCheck.margin >= 0) || !(neuralCheck.soloMargin >= 0) {
+                "its neural check (probability \(neuralCheck.probability), margins \(neuralCheck.margin) and \(neuralCheck.soloMargin)) is not 0 ≤ probability ≤ accept and margins ≥ 0"
             }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
