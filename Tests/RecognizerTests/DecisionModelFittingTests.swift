@@ -31,6 +31,7 @@ struct DecisionModelFittingTests {
             "--dev", "synthetic=dev-synthetic-features.tsv,adapted-dev-synthetic-manifest.tsv",
             "--cross-check-model", "../../models/en-us-flightvoice/decision-model.json",
             "--cross-check", "human=adapted-dev-human-features.tsv", "--cross-check", "synthetic=adapted-dev-synthetic-features.tsv",
+            "--neural", "human=neural-dev-human-features.tsv", "--neural", "synthetic=neural-dev-synthetic-features.tsv",
             "--swift", out.path,
         ], in: Self.scripts)
         #expect(run.status == 0, "\(run.output)")

@@ -450,7 +450,7 @@ def main():
         pair_cross_check(named[name], load(path), cross_model)
     for name, path in neural_files:
         if name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name")
-        pair_neural(named[name], load(path))
+        pair_neural(named[name], list(csv.DictReader(open(path), delimiter="\t")))
     model = Model(train)
     accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
     neural = choose_neural([rows for _, rows in devs], model, accept, confirm, agreement, cross) if devs else None

@@ -10,5 +10,6 @@ extension DecisionModel {
         intercept: -0.222804,
         acceptProbability: 0.81,
         confirmProbability: 0.49,
-        crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7))
+        crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
+        neuralCheck: NeuralCheck(probability: 0.05, margin: 0.6, score: -5, soloMargin: 0.9, soloScore: -3))
 }
