@@ -2,8 +2,8 @@
 """Regenerates BENCHMARKS.md: accuracy on the corpus and on held-out voices, each decision's contribution, how often
 each decision is taken, the decision model's calibration, and speed. `make benchmarks` runs it.
 
-  make-benchmarks.py [--corpus DIR] [--training-set DIR] [--every N] [--out BENCHMARKS.md]
-                     [--speed-only] [--speed-manifest TSV] [--speed-clips N]
+  make-benchmarks.py [--corpus DIR] [--training-set DIR] [--human-set DIR] [--every N] [--out BENCHMARKS.md]
+                     [--speed-only] [--speed-manifest TSV] [--speed-clips N] [--neural-clips N] [--jobs N]
 
 --corpus: a folder with manifest.tsv and schedule.csv (default ../shared/corpus); its schedule is imported into a
 fresh database that also holds the seeded day, as docs/accuracy-and-decisions.md says. It is only measured, never fitted on.
@@ -16,6 +16,13 @@ by our pass (`decoder-benchmark`) on the same 16 kHz samples and the same gramma
 (`flightvoice recognize --write-grammar`), then by the whole recognizer (`flightvoice eval`) with 1 and 2 workers:
 CPU seconds (user + system, `/usr/bin/time`) per second of audio, start-up CPU and peak RSS. --speed-only measures just
 that and replaces the `## Speed` section of --out, keeping the rest of the file.
+Neural pass (the `## Neural pass` section): every decode also reads each clip heard with the neural model (`eval
+--neural`); the section replays grammar only (the default decision without its neural check), neural only (the neural
+model's top flight answered wherever it read the clip) and fused (the default decision), per condition and per kind of
+speaker, with the fused decision's reliability; then the pass's own cost on the first --neural-clips clips naming a
+flight of the speed manifest: `whisper-benchmark` (a release build) against `scripts/neural-model/ctranslate2-benchmark.py`
+in .build/whisper-reference-venv (made as Tests/WhisperTests make it when missing: pip installs CTranslate2), and
+`flightvoice eval --jobs 1` without and with `--neural`.
 """
 import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
