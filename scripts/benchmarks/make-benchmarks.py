@@ -182,8 +182,6 @@ def milliseconds(pattern, text):
 def neural_cost_section(manifest, clips, seed, work, repeats=3):
     """The neural pass's own cost, as lines: each stage's CPU on one thread against CTranslate2's on the same clips
     (`whisper-benchmark`, `ctranslate2-benchmark.py`), and what `flightvoice eval --neural` adds per clip."""
-    if not os.access(WHISPER_BENCHMARK, os.X_OK):
-        sys.exit(f"{WHISPER_BENCHMARK} is missing: swift build -c release --product whisper-benchmark (make benchmarks builds it)")
     python = reference_python()
     folder = os.path.dirname(os.path.abspath(manifest))
     lines = open(manifest).read().splitlines()
@@ -350,6 +348,11 @@ def main():
     if options.jobs < 1: parser.error("--jobs takes a positive whole number")
     global ACOUSTIC_MODEL, MODEL_FLAGS, JOBS
     JOBS = options.jobs
+    # Before the hour of decoding: every program the sections run.
+    needed = [BINARY, DECODER_BENCHMARK] + ([] if options.speed_only else [WHISPER_BENCHMARK])
+    missing = [path for path in needed if not os.access(path, os.X_OK)]
+    if missing: sys.exit(f"{', '.join(missing)} missing: `make release` (swift build -c release) builds them")
+    if not options.speed_only: reference_python()
     if options.model:
         ACOUSTIC_MODEL, MODEL_FLAGS = os.path.abspath(options.model), ["--model", os.path.abspath(options.model)]
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
