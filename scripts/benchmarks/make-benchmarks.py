@@ -227,8 +227,8 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
     relative = os.path.relpath(manifest, ROOT) if os.path.abspath(manifest).startswith(ROOT) else manifest
     text = [f"Measured on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
             f"each on average), one thread, load average {min(loads):.1f}–{max(loads):.1f}. Each stage is the best of "
-            f"{repeats} runs in CPU milliseconds (on one idle core the wall time of a one-thread stage is its CPU time), "
-            "averaged over the clips. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
+            f"{repeats} runs in CPU milliseconds (`whisper-benchmark` times its free decodes once and its 30 s encoder "
+            f"{max(1, repeats // 2)} times), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
             "CTranslate2 4.8.5 is `scripts/neural-model/ctranslate2-benchmark.py` on the same model, which accepts only "
             "the 30 s window. The pass in the product encodes the clip plus 1 s (`--neural-margin-seconds`), scores "
             "today's flights in one batch and decodes freely on that window. Peak RSS is the benchmark process's (the "
@@ -307,16 +307,16 @@ def print_neural_section(calibrated, telephone, sets, cost):
           "\"did you mean\" with the flight said, as in the Ablation section, on the same decodes: **grammar only** is "
           "the default decision without the neural check; **neural only** answers the neural model's top flight on "
           "every clip it read (it offers nothing: a clip it did not read is refused); **fused** is the default "
-          "decision with its neural check.")
+          "decision with its neural check.\n")
     if checks:
         variants.append(("**fused (default)**", fused))
         for band, neural in checks:
             print(f"The neural check ({'telephone audio' if band == 'telephone' else 'wideband audio'}): "
-                  f"where nothing else doubts the flight{summarize.describe_neural(neural)}.")
+                  f"where nothing else doubts the flight{summarize.describe_neural(neural)}.\n")
     else:
         print("No neural check is chosen yet (`DecisionModel.neuralCheck` is absent from the stock decision and from "
               "models/en-us-flightvoice/decision-model.json), so the default decision does not ask the neural model and "
-              "there is no fused row; grammar only is the default.")
+              "there is no fused row; grammar only is the default, and the reliability below is its answers'.\n")
     print("Telephone audio (8 kHz) is decoded by the adapted model, as the recognizer routes it. \"Right\" includes "
           "refusing a clip that names no flight.\n")
     routed = []
@@ -325,7 +325,8 @@ def print_neural_section(calibrated, telephone, sets, cost):
         if telephone and name in telephone[1]:
             rows = summarize.as_routed(rows, summarize.fit.load(telephone[1][name]), os.path.dirname(manifest))
         routed.append((name, summarize.with_manifest(rows, manifest)))
-    summarize.neural_section(routed, variants, fused if checks else grammar, summarize.BandProbability(models))
+    summarize.neural_section(routed, variants, fused if checks else grammar, summarize.BandProbability(models),
+                             "fused decision" if checks else "default decision (grammar only)")
     print("### The neural pass's cost\n")
     print("\n".join(cost))
 

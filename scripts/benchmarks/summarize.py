@@ -143,8 +143,8 @@ def with_manifest(rows, manifest):
 def speakers(row):
     """The kind of speaker of a clip: its voice's source before the colon (`speaker` in the training and human sets:
     espeak, flite, an4; `source` in the corpus: espeak-ng, an4, qspi, noise); "no voice" for a clip of noise alone."""
-    voice = row.get("speaker") or row.get("source") or ""
-    return voice.split(":")[0] or "no voice"
+    voice = (row.get("speaker") or row.get("source") or "").split(":")[0]
+    return "no voice" if voice in ("", "-") else voice
 
 def table(rows, column, deciders):
     groups = defaultdict(list)
@@ -204,10 +204,10 @@ def grouped(rows, column, variants):
         lines.append(f"| {group} | {len(members)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
-def neural_section(sets, variants, fused_decide, probability):
+def neural_section(sets, variants, fused_decide, probability, fused_name="fused decision"):
     """Prints the neural pass's ablation for `sets` [(name, rows with the manifest's columns)]: `variants` [(label,
-    decider)] per condition and per kind of speaker, and the reliability of the answers `fused_decide` gives
-    (`probability`: the calibrated model of each row)."""
+    decider)] per condition and per kind of speaker, and the reliability of the answers `fused_decide` (called
+    `fused_name`) gives (`probability`: the calibrated model of each row)."""
     for name, rows in sets:
         read = sum(1 for row in rows if row.get("neural") is not None)
         print(f"### {name} ({len(rows)} clips, {read} read by the neural model)\n")
@@ -217,7 +217,7 @@ def neural_section(sets, variants, fused_decide, probability):
         for column in ["condition", speakers]:
             print(grouped(rows, column, variants) + "\n")
         answered = [row for row in rows if fused_decide(row)[0] == "accept"]
-        print("Reliability of the fused decision's answers (each answered clip's calibrated probability against how "
+        print(f"Reliability of the answers of the {fused_name} (each answered clip's calibrated probability against how "
               "often the flight answered was the flight said):\n\n" + fit.reliability(answered, probability) + "\n")
 
 class Calibrated:
