@@ -228,7 +228,7 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
     text = [f"Measured on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
             f"each on average), one thread, load average {min(loads):.1f}–{max(loads):.1f}. Each stage is the best of "
             f"{repeats} runs in CPU milliseconds (`whisper-benchmark` times its free decodes once and its 30 s encoder "
-            f"{max(1, repeats // 2)} times), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
+            f"{'once' if repeats // 2 <= 1 else f'{repeats // 2} times'}), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
             "CTranslate2 4.8.5 is `scripts/neural-model/ctranslate2-benchmark.py` on the same model, which accepts only "
             "the 30 s window. The pass in the product encodes the clip plus 1 s (`--neural-margin-seconds`), scores "
             "today's flights in one batch and decodes freely on that window. Peak RSS is the benchmark process's (the "
