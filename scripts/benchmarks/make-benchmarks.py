@@ -2,8 +2,8 @@
 """Regenerates BENCHMARKS.md: accuracy on the corpus and on held-out voices, each decision's contribution, how often
 each decision is taken, the decision model's calibration, and speed. `make benchmarks` runs it.
 
-  make-benchmarks.py [--corpus DIR] [--training-set DIR] [--every N] [--out BENCHMARKS.md]
-                     [--speed-only] [--speed-manifest TSV] [--speed-clips N]
+  make-benchmarks.py [--corpus DIR] [--training-set DIR] [--human-set DIR] [--every N] [--out BENCHMARKS.md]
+                     [--speed-only] [--speed-manifest TSV] [--speed-clips N] [--neural-clips N] [--jobs N]
 
 --corpus: a folder with manifest.tsv and schedule.csv (default ../shared/corpus); its schedule is imported into a
 fresh database that also holds the seeded day, as docs/accuracy-and-decisions.md says. It is only measured, never fitted on.
@@ -16,6 +16,13 @@ by our pass (`decoder-benchmark`) on the same 16 kHz samples and the same gramma
 (`flightvoice recognize --write-grammar`), then by the whole recognizer (`flightvoice eval`) with 1 and 2 workers:
 CPU seconds (user + system, `/usr/bin/time`) per second of audio, start-up CPU and peak RSS. --speed-only measures just
 that and replaces the `## Speed` section of --out, keeping the rest of the file.
+Neural pass (the `## Neural pass` section): every decode also reads each clip heard with the neural model (`eval
+--neural`); the section replays grammar only (the default decision without its neural check), neural only (the neural
+model's top flight answered wherever it read the clip) and fused (the default decision), per condition and per kind of
+speaker, with the fused decision's reliability; then the pass's own cost on the first --neural-clips clips naming a
+flight of the speed manifest: `whisper-benchmark` (a release build) against `scripts/neural-model/ctranslate2-benchmark.py`
+in .build/whisper-reference-venv (made as Tests/WhisperTests make it when missing: pip installs CTranslate2), and
+`flightvoice eval --jobs 1` without and with `--neural`.
 """
 import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
@@ -109,7 +116,7 @@ def speed_section(manifest, clips, seed, work):
         same = sum(a == b for a, b in zip(words(os.path.join(speed_dir, "today.fsg.hyp")), words(os.path.join(speed_dir, "ours.hyp"))))
         comparisons.append((label, "/".join(beams), runs, same))
     whole = []
-    for jobs in (1, 2):
+    for jobs in range(1, JOBS + 1):
         out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", str(jobs), *MODEL_FLAGS], env=env, timed=True)
         _, wall, rtf = re.search(r"speed: ([\d.]+) s of audio decoded in ([\d.]+) s on \d+ workers; real-time factor ([\d.]+)", out).groups()
         whole.append((jobs, cpu, rss, float(wall), float(rtf)))
@@ -149,6 +156,105 @@ def speed_section(manifest, clips, seed, work):
                 f"`flightvoice recognize Samples/no-flight.wav`): {startup_cpu:.2f} s of CPU, peak RSS {startup_rss:.0f} MB.")
     return text
 
+WHISPER_BENCHMARK = os.path.join(ROOT, ".build", "release", "whisper-benchmark")
+WHISPER_MODEL = os.path.join(ROOT, "models", "whisper-tiny.en")
+CTRANSLATE2_BENCHMARK = os.path.join(ROOT, "scripts", "neural-model", "ctranslate2-benchmark.py")
+# The reference environment Tests/WhisperTests makes (WhisperReferenceTests.python), made here the same way when missing.
+REFERENCE_ENVIRONMENT = os.path.join(ROOT, ".build", "whisper-reference-venv")
+REFERENCE_PACKAGES = [["ctranslate2==4.8.5", "numpy"], ["--no-deps", "faster-whisper==1.2.1"]]
+
+def reference_python():
+    """The reference environment's python, created with CTranslate2 and faster-whisper's feature extractor if missing."""
+    python = os.path.join(REFERENCE_ENVIRONMENT, "bin", "python")
+    check = "import ctranslate2, numpy, importlib.util, sys; sys.exit(importlib.util.find_spec('faster_whisper') is None)"
+    if os.access(python, os.X_OK) and subprocess.run([python, "-c", check], capture_output=True).returncode == 0: return python
+    run(["/usr/bin/python3", "-m", "venv", REFERENCE_ENVIRONMENT])
+    for packages in REFERENCE_PACKAGES:
+        run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *packages])
+    return python
+
+def milliseconds(pattern, text):
+    """The figure `pattern` (one group) finds in a benchmark's output, as a float."""
+    found = re.search(pattern, text)
+    if found is None: sys.exit(f"the benchmark's output has no {pattern!r}:\n{text[-2000:]}")
+    return float(found.group(1))
+
+def neural_cost_section(manifest, clips, seed, work, repeats=3):
+    """The neural pass's own cost, as lines: each stage's CPU on one thread against CTranslate2's on the same clips
+    (`whisper-benchmark`, `ctranslate2-benchmark.py`), and what `flightvoice eval --neural` adds per clip."""
+    python = reference_python()
+    folder = os.path.dirname(os.path.abspath(manifest))
+    lines = open(manifest).read().splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
+    # Clips that name a flight, so that the free decode has a transcript of the usual length.
+    rows = [row for row in rows if row.get("flight")][:clips]
+    chosen = os.path.join(work, "neural-clips.tsv")
+    with open(chosen, "w") as f:
+        f.write(lines[0] + "\n")
+        for row in rows: f.write("\t".join(os.path.join(folder, row[c]) if c == "path" else row.get(c, "") for c in header) + "\n")
+    ours, reference, audio, loads = [], {"float32": [], "int8": []}, 0.0, [load_average()]
+    for row in rows:
+        clip = os.path.join(folder, row["path"])
+        out, _, rss = run(["nice", "-n", "10", WHISPER_BENCHMARK, "--model", WHISPER_MODEL, "--threads", "1", "--repeat", str(repeats), clip], timed=True)
+        audio += milliseconds(r"clip: .*, ([\d.]+) s;", out)
+        ours.append({"encoder": milliseconds(r"encoder, \d+ frames: ([\d.]+) ms", out),
+                     "encoder 30 s": milliseconds(r"encoder, 3000 frames: ([\d.]+) ms", out),
+                     "scoring": milliseconds(r"one-pass scoring of 64 candidates.*?: ([\d.]+) ms", out),
+                     "free decode": milliseconds(r"greedy decode, clip \+ 1 s window: ([\d.]+) ms", out),
+                     "free decode 30 s": milliseconds(r"greedy decode, 30 s window: ([\d.]+) ms", out),
+                     "load": milliseconds(r"model load: [\d.]+ ms wall, ([\d.]+) ms CPU", out), "rss": rss})
+        out, _, rss = run(["nice", "-n", "10", python, CTRANSLATE2_BENCHMARK, WHISPER_MODEL, clip, "--repeat", str(repeats)], timed=True)
+        for compute_type in reference:
+            reference[compute_type].append({
+                "encoder 30 s": milliseconds(rf"{compute_type}: .*?encoder 3000 frames ([\d.]+) ms", out),
+                "scoring": milliseconds(rf"{compute_type}: .*?align 64 candidates x 6 tokens ([\d.]+) ms", out),
+                "free decode 30 s": milliseconds(rf"{compute_type}: .*?greedy decode ([\d.]+) ms", out),
+                "load": milliseconds(rf"{compute_type}: load ([\d.]+) ms", out), "rss": rss})
+        loads.append(load_average())
+    # The pass in the product: the whole recognizer on the same clips on one worker, without and with the neural pass.
+    env = dict(os.environ, FLIGHTVOICE_DB=seed)
+    whole = []
+    for flags in ([], ["--neural"]):
+        out, cpu, rss = run(["nice", "-n", "10", BINARY, "eval", chosen, "--jobs", "1", "--telephone-model", "none", *MODEL_FLAGS, *flags], env=env, timed=True)
+        wall = float(re.search(r"decoded in ([\d.]+) s", out).group(1))
+        whole.append((cpu, wall, rss))
+        loads.append(load_average())
+    def mean(measures, key):
+        values = [m[key] for m in measures if key in m]
+        return f"{sum(values) / len(values):.1f}" if values else "–"
+    def peak(measures): return f"{max(m['rss'] for m in measures):.0f}"
+    relative = os.path.relpath(manifest, ROOT) if os.path.abspath(manifest).startswith(ROOT) else manifest
+    text = [f"Measured on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
+            f"each on average), one thread, load average {min(loads):.1f}–{max(loads):.1f}. Each stage is the best of "
+            f"{repeats} runs in CPU milliseconds (`whisper-benchmark` times its free decodes once and its 30 s encoder "
+            f"{'once' if repeats // 2 <= 1 else f'{repeats // 2} times'}), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
+            "CTranslate2 4.8.5 is `scripts/neural-model/ctranslate2-benchmark.py` on the same model, which accepts only "
+            "the 30 s window. The pass in the product encodes the clip plus 1 s (`--neural-margin-seconds`), scores "
+            "today's flights in one batch and decodes freely on that window. Peak RSS is the benchmark process's (the "
+            "CTranslate2 process loads the model in both compute types).\n",
+            "| implementation | encoder, clip + 1 s (ms) | encoder, 30 s window (ms) | scoring 64 candidates × 6 tokens (ms) "
+            "| free decode, clip + 1 s (ms) | free decode, 30 s window (ms) | model load (ms CPU) | peak RSS (MB) |",
+            "|---|---|---|---|---|---|---|---|",
+            f"| ours (`whisper-benchmark`, float32) | {mean(ours, 'encoder')} | {mean(ours, 'encoder 30 s')} | {mean(ours, 'scoring')} "
+            f"| {mean(ours, 'free decode')} | {mean(ours, 'free decode 30 s')} | {mean(ours, 'load')} | {peak(ours)} |"]
+    for compute_type, measures in reference.items():
+        text.append(f"| CTranslate2, {compute_type} | – | {mean(measures, 'encoder 30 s')} | {mean(measures, 'scoring')} "
+                    f"| – | {mean(measures, 'free decode 30 s')} | {mean(measures, 'load')} | {peak(measures)} |")
+    (cpu, wall, rss), (neural_cpu, neural_wall, neural_rss) = whole
+    count = max(1, len(rows))
+    text += ["",
+             "The neural pass in the product: the whole recognizer on the same clips on one worker, `flightvoice eval "
+             "CLIPS --jobs 1` without and with `--neural` (which reads every clip heard; the default decision reads "
+             "only the clips its neural check asks about). Process CPU (`/usr/bin/time`, start-up included) and the "
+             "decoding wall time `eval` reports, per clip:\n",
+             "| run | CPU s per clip | wall s per clip, one worker | peak RSS (MB) |",
+             "|---|---|---|---|",
+             f"| without the neural pass | {cpu / count:.2f} | {wall / count:.2f} | {rss:.0f} |",
+             f"| with `--neural` | {neural_cpu / count:.2f} | {neural_wall / count:.2f} | {neural_rss:.0f} |",
+             f"| the neural pass | {(neural_cpu - cpu) / count:+.2f} | {(neural_wall - wall) / count:+.2f} | {neural_rss - rss:+.0f} |"]
+    return text
+
 def replace_section(path, heading, lines):
     """Replaces the section under `heading` (up to the next `## `) in the file at `path` with `lines`."""
     text = open(path).read()
@@ -159,19 +265,70 @@ def replace_section(path, heading, lines):
         f.write(text[:start] + heading + "\n\n" + "\n".join(lines) + "\n\n" + text[end:])
 
 def subset(manifest, every, out):
+    """Writes every `every`-th clip of `manifest` to `out` (in the work folder: nothing is written beside the data
+    set), each clip's path made absolute; returns `out`."""
+    folder = os.path.dirname(os.path.abspath(manifest))
     lines = open(manifest).read().splitlines()
+    column = lines[0].split("\t").index("path")
+    chosen = []
+    for line in [l for i, l in enumerate(lines[1:]) if i % every == 0]:
+        cells = line.split("\t")
+        cells[column] = os.path.join(folder, cells[column])
+        chosen.append("\t".join(cells))
     with open(out, "w") as f:
-        f.write("\n".join([lines[0]] + [l for i, l in enumerate(lines[1:]) if i % every == 0]) + "\n")
-    # Paths stay relative to the original manifest's folder.
+        f.write("\n".join([lines[0]] + chosen) + "\n")
     return out
 
-def evaluate(manifest, database, features, jobs=2, extra=()):
+# Workers of every decode (--jobs).
+JOBS = 2
+
+def evaluate(manifest, database, features, extra=()):
     """Decodes `manifest` with one acoustic model throughout (telephone clips are not routed to another; the report
-    replays the routing from each model's decodes)."""
+    replays the routing from each model's decodes), with the neural model's reading of every clip heard (`--neural`:
+    the report replays the decision with and without its check)."""
     env = dict(os.environ, FLIGHTVOICE_DB=database)
-    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(jobs), "--rival", "--features", features,
+    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(JOBS), "--rival", "--neural", "--features", features,
                 "--telephone-model", "none", *MODEL_FLAGS, *extra], env=env)
     return text
+
+def print_neural_section(calibrated, telephone, sets, cost):
+    """Prints the `## Neural pass` section: the ablation grammar only / neural only / fused on every set (as the
+    default recognizer routes telephone clips when `telephone` is given: see `summarize.report`), the reliability of the
+    fused decision, and the pass's own cost (`cost`, from `neural_cost_section`)."""
+    deciders, models = {"wide": calibrated}, {"wide": calibrated.model}
+    if telephone: deciders["telephone"], models["telephone"] = telephone[0], telephone[0].model
+    grammar = summarize.by_band({band: decision.decision(neural_checking=False) for band, decision in deciders.items()})
+    fused = summarize.by_band({band: decision.decision() for band, decision in deciders.items()})
+    checks = [(band, decision.neural) for band, decision in deciders.items() if decision.neural is not None]
+    variants = [("grammar only", grammar), ("neural only (its top flight)", summarize.neural_only)]
+    print("\n## Neural pass\n")
+    print("The neural acoustic model (Whisper tiny.en, `NeuralPass`) scores today's flights on the clip and decodes it "
+          "freely; `flightvoice eval --neural` reads every clip heard with it. Each cell is right / wrong (count) / "
+          "\"did you mean\" with the flight said, as in the Ablation section, on the same decodes: **grammar only** is "
+          "the default decision without the neural check; **neural only** answers the neural model's top flight on "
+          "every clip it read (it offers nothing: a clip it did not read is refused); **fused** is the default "
+          "decision with its neural check.\n")
+    if checks:
+        variants.append(("**fused (default)**", fused))
+        for band, neural in checks:
+            print(f"The neural check ({'telephone audio' if band == 'telephone' else 'wideband audio'}): "
+                  f"where nothing else doubts the flight{summarize.describe_neural(neural)}.\n")
+    else:
+        print("No neural check is chosen yet (`DecisionModel.neuralCheck` is absent from the stock decision and from "
+              "models/en-us-flightvoice/decision-model.json), so the default decision does not ask the neural model and "
+              "there is no fused row; grammar only is the default, and the reliability below is its answers'.\n")
+    print("Telephone audio (8 kHz) is decoded by the adapted model, as the recognizer routes it. \"Right\" includes "
+          "refusing a clip that names no flight.\n")
+    routed = []
+    for name, features, manifest in sets:
+        rows = summarize.fit.load(features)
+        if telephone and name in telephone[1]:
+            rows = summarize.as_routed(rows, summarize.fit.load(telephone[1][name]), os.path.dirname(manifest))
+        routed.append((name, summarize.with_manifest(rows, manifest)))
+    summarize.neural_section(routed, variants, fused if checks else grammar, summarize.BandProbability(models),
+                             "fused decision" if checks else "default decision (grammar only)")
+    print("### The neural pass's cost\n")
+    print("\n".join(cost))
 
 def main():
     parser = argparse.ArgumentParser()
@@ -184,10 +341,19 @@ def main():
     parser.add_argument("--speed-only", action="store_true", help="measure speed only and replace the Speed section of --out")
     parser.add_argument("--speed-manifest", help="clips for speed (default: the held-out dev split, else the samples)")
     parser.add_argument("--speed-clips", type=int, default=40)
+    parser.add_argument("--neural-clips", type=int, default=5, help="clips on which the neural pass's cost is measured (the Neural pass section)")
+    parser.add_argument("--jobs", type=int, default=2, help="workers of every decode (default 2; the Speed section measures 1 to this many)")
     parser.add_argument("--no-ablation", action="store_true", help="skip the Ablation section (which decodes every set again with the adapted model)")
     parser.add_argument("--model", help="acoustic model folder for every decode (default: Debian's stock model); it must hold its decision-model.json")
     options = parser.parse_args()
-    global ACOUSTIC_MODEL, MODEL_FLAGS
+    if options.jobs < 1: parser.error("--jobs takes a positive whole number")
+    global ACOUSTIC_MODEL, MODEL_FLAGS, JOBS
+    JOBS = options.jobs
+    # Before the hour of decoding: every program the sections run.
+    needed = [BINARY, DECODER_BENCHMARK] + ([] if options.speed_only else [WHISPER_BENCHMARK])
+    missing = [path for path in needed if not os.access(path, os.X_OK)]
+    if missing: sys.exit(f"{', '.join(missing)} missing: `make release` (swift build -c release) builds them")
+    if not options.speed_only: reference_python()
     if options.model:
         ACOUSTIC_MODEL, MODEL_FLAGS = os.path.abspath(options.model), ["--model", os.path.abspath(options.model)]
     work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
@@ -250,7 +416,7 @@ def main():
         if not os.path.exists(manifest):
             notes.append(f"No {manifest} (run `{maker}`): {label} skipped.")
             continue
-        part = subset(manifest, options.every, os.path.join(folder, f"{split}-benchmark.tsv"))
+        part = subset(manifest, options.every, os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}-benchmark.tsv"))
         features = os.path.join(work, f"{os.path.basename(os.path.normpath(folder))}-{split}.tsv")
         evaluate(part, seed, features)
         sets.append((f"{label}, every {options.every}. clip", features, manifest))
@@ -260,12 +426,13 @@ def main():
                 ablation_sets.append((label.split(" (")[0], {"stock": features, "adapted": adapted_features}, manifest))
 
     speed = speed_section(speed_manifest, options.speed_clips, seed, work)
+    neural_cost = neural_cost_section(speed_manifest, options.neural_clips, seed, work)
 
     with open(options.out, "w") as out:
         sys.stdout = out
         print("# FlightVoice benchmarks\n")
         print(f"Regenerated by `make benchmarks` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-              f"{os.cpu_count()} cores, release build). Every figure below comes from `flightvoice eval --rival --features` "
+              f"{os.cpu_count()} cores, release build). Every figure below comes from `flightvoice eval --rival --neural --features` "
               "on the named set; the two decisions are replayed on the same decodes by `scripts/benchmarks/summarize.py`.\n")
         for note in notes: print(f"- {note}")
         print("\n## Speed\n")
@@ -307,9 +474,10 @@ def main():
                 ("adapted, its own calibrated decision alone", "adapted", summarize.model_decision(adapted_decision.model, adapted_decision.accept, adapted_decision.confirm)),
                 (label("adapted, calibrated, with the stock model's second opinion", "adapted"), "adapted", telephone_decision),
             ]))
-        print("\n## Accuracy\n")
         calibrated = summarize.committed(os.path.join(ACOUSTIC_MODEL, "decision-model.json")) if MODEL_FLAGS else summarize.refit(TRAINING_FEATURES)
         telephone = None if MODEL_FLAGS else (summarize.committed(os.path.join(adapted, "decision-model.json")), telephone_features)
+        print_neural_section(calibrated, telephone, sets, neural_cost)
+        print("\n## Accuracy\n")
         summarize.report(calibrated, sets, {name for name, _, _ in sets if name.startswith("held-out")}, telephone)
         sys.stdout = sys.__stdout__
     print(f"wrote {options.out}")

@@ -15,7 +15,7 @@ Both are replayed from each clip's measures exactly as the Swift `Decider` takes
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
 """
-import csv, os, sys, wave
+import csv, json, os, re, sys, wave
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decision-model"))
@@ -48,17 +48,26 @@ def threshold_decision(row):
         return "accept", [row["heard_today"]]
     return "confirm", offers(row, row["rival_flight"])
 
-def model_decision(model, accept, confirm, agreement=None, cross=None):
+def model_decision(model, accept, confirm, agreement=None, cross=None, neural=None):
     """(decision, flights offered) as the calibrated Decider takes it: the fitting script's decision (rows from
     `fit.load`), with what a "did you mean" offers. With `cross` ((own, other) probabilities), as `--cross-check`
-    decides, on rows that carry the second model's decision (`with_cross_check`)."""
+    decides, on rows that carry the second model's decision (`with_cross_check`); with `neural` ((probability, margin,
+    score), `DecisionModel.neuralCheck`), with the neural check, on rows that carry the neural model's reading
+    (`eval --neural`)."""
     def decide(row):
         if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
-        kind = fit.decide(row, model.probability(row), accept, confirm, agreement, cross)
+        kind = fit.decide(row, model.probability(row), accept, confirm, agreement, cross, neural)
         if kind == "accept": return "accept", [row["heard_today"]]
         if kind == "confirm": return "confirm", offers(row, row["open_flight"] if open_other(row) else row["rival_flight"])
         return "reject", []
     return decide
+
+def neural_only(row):
+    """(decision, flights offered) answering the neural model's top flight wherever it read the clip (the neural pass
+    alone, without the grammar's decision); a clip it did not read is refused."""
+    reading = row.get("neural")
+    if row["decision"] == "no_speech" or reading is None or not reading[0]: return "reject", []
+    return "accept", [reading[0]]
 
 def clip_band(path, folder):
     """"telephone" for a clip recorded at 8 kHz or less (how `AudioBand` routes every telephone clip of our sets), else
@@ -113,6 +122,30 @@ def outcome(row, decision):
     if kind == "confirm": return "confirm_right" if expected and expected in offered else "confirm_other"
     return "unanswered" if expected else "right"
 
+def outcome_cells(outcomes):
+    """A list of outcomes (`outcome`) as the tables' cells: right, wrong (with the count) and "did you mean" with the
+    flight said, each a share of the clips."""
+    c, n = Counter(outcomes), len(outcomes)
+    if not n: return ["–", "–", "–"]
+    return [f"{100 * c['right'] / n:.1f}%", f"{100 * c['wrong'] / n:.1f}% ({c['wrong']})", f"{100 * c['confirm_right'] / n:.1f}%"]
+
+def with_manifest(rows, manifest):
+    """Gives each row the manifest's columns for its clip (condition, kind, form, speaker, ...) where it has none; a
+    row's path may be relative to the manifest's folder or absolute."""
+    folder = os.path.dirname(os.path.abspath(manifest))
+    def clip(path): return os.path.normpath(os.path.join(folder, path))
+    meta = {clip(r["path"]): r for r in csv.DictReader(open(manifest), delimiter="\t")}
+    for row in rows:
+        for key, value in meta.get(clip(row["path"]), {}).items():
+            if key not in row: row[key] = value
+    return rows
+
+def speakers(row):
+    """The kind of speaker of a clip: its voice's source before the colon (`speaker` in the training and human sets:
+    espeak, flite, an4; `source` in the corpus: espeak-ng, an4, qspi, noise); "no voice" for a clip of noise alone."""
+    voice = (row.get("speaker") or row.get("source") or "").split(":")[0]
+    return "no voice" if voice in ("", "-") else voice
+
 def table(rows, column, deciders):
     groups = defaultdict(list)
     for row in rows:
@@ -125,9 +158,7 @@ def table(rows, column, deciders):
         members = groups[group]
         cells = [group, str(len(members))]
         for name in names:
-            c = Counter(outcome(r, deciders[name](r)) for r in members)
-            n = len(members)
-            cells += [f"{100 * c['right'] / n:.1f}%", f"{100 * c['wrong'] / n:.1f}% ({c['wrong']})", f"{100 * c['confirm_right'] / n:.1f}%"]
+            cells += outcome_cells([outcome(r, deciders[name](r)) for r in members])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -147,42 +178,77 @@ def ablation(sets, variants):
             + " | ".join(f"right, {c}" for c in CONDITIONS) + " |")
     lines = [head, "|" + "---|" * (6 + len(CONDITIONS))]
     for name, features, manifest in sets:
-        meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
         for label, variant, decide in variants:
             if variant not in features: continue
-            rows = fit.load(features[variant]) if isinstance(features[variant], str) else features[variant]
-            for row in rows:
-                for key, value in meta.get(row["path"], {}).items():
-                    if key not in row: row[key] = value
+            rows = with_manifest(fit.load(features[variant]) if isinstance(features[variant], str) else features[variant], manifest)
             outcomes = [(row, outcome(row, decide(row))) for row in rows]
-            c = Counter(o for _, o in outcomes)
-            n = len(rows)
             no_flight = [row for row in rows if not row["expected"]]
             answered_none = sum(1 for row in no_flight if decide(row)[0] == "accept")
-            cells = [name, label, f"{100 * c['right'] / n:.1f}%", f"{100 * c['wrong'] / n:.1f}% ({c['wrong']})",
-                     f"{100 * c['confirm_right'] / n:.1f}%", f"{answered_none} of {len(no_flight)}"]
+            cells = [name, label, *outcome_cells([o for _, o in outcomes]), f"{answered_none} of {len(no_flight)}"]
             for condition in CONDITIONS:
                 group = [o for row, o in outcomes if row.get("condition") == condition]
                 cells.append(f"{100 * group.count('right') / len(group):.1f}%" if group else "–")
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
+def grouped(rows, column, variants):
+    """A table of `rows` grouped by `column` (a row key, or a function of the row) with one column per variant
+    [(label, decider)]: each cell "right / wrong / did you mean ✓" as `ablation` counts them."""
+    key = column if callable(column) else (lambda row: row.get(column) or "-")
+    groups = defaultdict(list)
+    for row in rows: groups[key(row)].append(row)
+    name = getattr(column, "__name__", column)
+    lines = [f"| {name} | clips | " + " | ".join(label for label, _ in variants) + " |", "|" + "---|" * (2 + len(variants))]
+    for group, members in [("all", rows)] + sorted(groups.items()):
+        cells = [" / ".join(outcome_cells([outcome(row, decide(row)) for row in members])) for _, decide in variants]
+        lines.append(f"| {group} | {len(members)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+def neural_section(sets, variants, fused_decide, probability, fused_name="fused decision"):
+    """Prints the neural pass's ablation for `sets` [(name, rows with the manifest's columns)]: `variants` [(label,
+    decider)] per condition and per kind of speaker, and the reliability of the answers `fused_decide` (called
+    `fused_name`) gives (`probability`: the calibrated model of each row)."""
+    for name, rows in sets:
+        read = sum(1 for row in rows if row.get("neural") is not None)
+        print(f"### {name} ({len(rows)} clips, {read} read by the neural model)\n")
+        if not read:
+            print("No neural readings in these decodes (`flightvoice eval --neural`): skipped.\n")
+            continue
+        for column in ["condition", speakers]:
+            print(grouped(rows, column, variants) + "\n")
+        answered = [row for row in rows if fused_decide(row)[0] == "accept"]
+        print(f"Reliability of the answers of the {fused_name} (each answered clip's calibrated probability against how "
+              "often the flight answered was the flight said):\n\n" + fit.reliability(answered, probability) + "\n")
+
 class Calibrated:
     """A calibrated decision: the model, its probabilities (`agreement` and `cross` None where it has none) and where
     they come from."""
-    def __init__(self, model, accept, confirm, agreement, cross, description):
+    def __init__(self, model, accept, confirm, agreement, cross, description, neural=None):
         self.model, self.accept, self.confirm, self.agreement, self.cross = model, accept, confirm, agreement, cross
         self.description = description
+        # The neural check (probability, margin, score), None where the decision has none.
+        self.neural = neural
 
-    def decision(self, cross_checking=False):
-        """The decider; with `cross_checking`, as `--cross-check` decides (off by default)."""
-        return model_decision(self.model, self.accept, self.confirm, self.agreement, self.cross if cross_checking else None)
+    def decision(self, cross_checking=False, neural_checking=True):
+        """The decider; with `cross_checking`, as `--cross-check` decides (off by default); without `neural_checking`,
+        without the neural check (which the default decision takes where it has one)."""
+        return model_decision(self.model, self.accept, self.confirm, self.agreement, self.cross if cross_checking else None,
+                              self.neural if neural_checking else None)
 
 # The committed decodes the stock decision is fitted and chosen on (docs/accuracy-and-decisions.md, "A second model's decision"), beside the
 # training features: each dev set's features, its manifest, and the adapted model's decodes of it for the cross-check.
 STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv"),
                   ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv")]
 ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models", "en-us-flightvoice", "decision-model.json")
+# Where fit-decision-model.py --swift writes the stock decision, its neural check included once one is chosen.
+STOCK_SWIFT = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "Recognizer", "Decision", "DecisionModel+Fitted.swift")
+
+def committed_neural_check(swift_path=STOCK_SWIFT):
+    """The stock decision's neural check as committed (`neuralCheck: NeuralCheck(probability: P, margin: M, score: S)`
+    in DecisionModel+Fitted.swift): (P, M, S), or None while it has none."""
+    number = r"(-?[\d.]+(?:e[-+]?\d+)?)"
+    found = re.search(rf"neuralCheck: NeuralCheck\(probability: {number}, margin: {number}, score: {number}\)", open(swift_path).read())
+    return tuple(float(value) for value in found.groups()) if found else None
 
 def refit(train_path):
     """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
@@ -198,19 +264,33 @@ def refit(train_path):
             fit.pair_cross_check(rows, fit.load(os.path.join(folder, adapted)), cross_model)
             devs.append(rows)
     accept, confirm, agreement, cross = fit.choose(devs or [train], model)
+    # The neural check, chosen again where the committed dev decodes carry the neural model's readings; otherwise the
+    # one DecisionModel+Fitted.swift holds (chosen on decodes not committed here), or none.
+    neural = fit.choose_neural(devs, model, accept, confirm, agreement, cross) if devs else None
+    if neural is None: neural = committed_neural_check()
     return Calibrated(model, accept, confirm, agreement, cross,
-                      f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`")
+                      f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`", neural)
 
 def committed(model_path):
     """The calibrated decision an acoustic model's decision-model.json holds."""
     model, accept, confirm, agreement = fit.Model.from_file(model_path)
+    check = json.load(open(model_path)).get("neuralCheck")
+    neural = None if check is None else (check["probability"], check["margin"], check["score"])
     return Calibrated(model, accept, confirm, agreement, None,
-                      f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`")
+                      f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`", neural)
 
 def describe(calibrated):
     agreement = calibrated.agreement
     agreeing = "" if agreement is None else f", and at p ≥ {agreement} when Debian's stock model heard the same flight"
-    return f"answer at p ≥ {calibrated.accept}{agreeing}, \"did you mean\" at p ≥ {calibrated.confirm} ({calibrated.description})"
+    return (f"answer at p ≥ {calibrated.accept}{agreeing}{describe_neural(calibrated.neural)}, \"did you mean\" at p ≥ "
+            f"{calibrated.confirm} ({calibrated.description})")
+
+def describe_neural(neural):
+    """The neural check in words (after a comma), or nothing where there is none."""
+    if neural is None: return ""
+    probability, margin, score = neural
+    return (f", and at p ≥ {probability:g} when the neural model ranks the same flight first by ≥ {margin:g} nats per token "
+            f"at a score ≥ {score:g}")
 
 def report(calibrated, sets, reliable, telephone=None):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;
@@ -230,10 +310,7 @@ def report(calibrated, sets, reliable, telephone=None):
         rows = fit.load(features)
         if telephone and name in telephone[1]:
             rows = as_routed(rows, fit.load(telephone[1][name]), os.path.dirname(manifest))
-        meta = {r["path"]: r for r in csv.DictReader(open(manifest), delimiter="\t")}
-        for row in rows:
-            for key, value in meta.get(row["path"], {}).items():
-                if key not in row: row[key] = value
+        with_manifest(rows, manifest)
         print(f"### {name} ({len(rows)} clips)\n")
         for column in ["condition", "kind", "form"]:
             if any(column in r for r in rows):
