@@ -14,7 +14,7 @@ enum BenchLiveCommand: Command {
         .flag("--predicted-rival", help: "Decode the rival alongside today's grammar for the streaming hypothesis's flights instead of once today's grammar has named them (LiveConfiguration.predictsRival on), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.dictionary,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
     static let discussion = """
