@@ -60,17 +60,15 @@ import Testing
         }
     }
 
-    @Test func serveTellsSystemdItIsReadyAliveAndStopping() throws {
-        let folder = try PackageFolders.makeTemporaryFolder("notify")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let socket = try NotificationSocket(path: folder.appendingPathComponent("notify").path)
+    /// Starts the built `flightvoice serve` on a free port with its data in `folder`, notifying `socket` as systemd's
+    /// NOTIFY_SOCKET, with a watchdog of `watchdogMicroseconds` (none when nil).
+    static func startServer(in folder: URL, notifying socket: NotificationSocket, watchdogMicroseconds: String?) throws -> Process {
         let server = Process()
         server.executableURL = PackageFolders.builtProgram
         server.arguments = ["serve", "--port", "0", "--data", folder.appendingPathComponent("data").path, "--workers", "1"]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
-        // A watchdog of 0.4 s: pings every 0.2 s.
-        environment["WATCHDOG_USEC"] = "400000"
+        environment["WATCHDOG_USEC"] = watchdogMicroseconds
         environment["WATCHDOG_PID"] = nil
         environment["FLIGHTVOICE_DATABASE"] = nil
         // No settings file: an installed /etc/flightvoice/flightvoice.conf (the package test's) must not leak in.
@@ -80,6 +78,15 @@ import Testing
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
+        return server
+    }
+
+    @Test func serveTellsSystemdItIsReadyAliveAndStopping() throws {
+        let folder = try PackageFolders.makeTemporaryFolder("notify")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = try NotificationSocket(path: folder.appendingPathComponent("notify").path)
+        // A watchdog of 0.4 s: pings every 0.2 s.
+        let server = try Self.startServer(in: folder, notifying: socket, watchdogMicroseconds: "400000")
         defer { if server.isRunning { server.terminate() } }
 
         let ready = try #require(socket.receive(timeout: 120), "no notification within 120 s")
@@ -102,19 +109,7 @@ import Testing
         let folder = try PackageFolders.makeTemporaryFolder("notify")
         defer { try? FileManager.default.removeItem(at: folder) }
         let socket = try NotificationSocket(path: folder.appendingPathComponent("notify").path)
-        let server = Process()
-        server.executableURL = PackageFolders.builtProgram
-        server.arguments = ["serve", "--port", "0", "--data", folder.appendingPathComponent("data").path, "--workers", "1"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = socket.path
-        environment["WATCHDOG_USEC"] = nil
-        environment["FLIGHTVOICE_DATABASE"] = nil
-        // No settings file: an installed /etc/flightvoice/flightvoice.conf (the package test's) must not leak in.
-        environment["FLIGHTVOICE_CONFIG"] = "/dev/null"
-        server.environment = environment
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try Self.startServer(in: folder, notifying: socket, watchdogMicroseconds: nil)
         defer { if server.isRunning { server.terminate() } }
         let ready = try #require(socket.receive(timeout: 120), "no notification within 120 s")
         #expect(ready.hasPrefix("READY=1"))

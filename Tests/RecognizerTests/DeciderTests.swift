@@ -94,6 +94,16 @@ struct CalibratedDeciderTests {
     }()
     let decider = Decider(thresholds: RecognitionThresholds(), model: fitOnly)
 
+    /// A decider on `fitOnly` with a second opinion, a cross-check or a neural check added.
+    static func fitOnlyDecider(agreementProbability: Double? = nil, crossCheck: DecisionModel.CrossCheck? = nil,
+                               neuralCheck: DecisionModel.NeuralCheck? = nil) -> Decider {
+        let model = fitOnly
+        return Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
+            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
+            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
+            agreementProbability: agreementProbability, crossCheck: crossCheck, neuralCheck: neuralCheck))
+    }
+
     /// The committed decision models: the stock model's (Swift source) and the default adapted model's (its folder's file).
     static func committedModels() throws -> [DecisionModel] {
         [.stock, try DecisionModel.belonging(toAcousticModel: try #require(RecognizerConfiguration.adaptedAcousticModel))]
@@ -157,10 +167,7 @@ struct CalibratedDeciderTests {
 
     @Test("with an agreement probability, a flight the second acoustic model also heard is answered from it; another, or none, is asked")
     func secondOpinionAnswers() {
-        let model = Self.fitOnly
-        let agreeing = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
-            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
-            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability, agreementProbability: 0.6))
+        let agreeing = Self.fitOnlyDecider(agreementProbability: 0.6)
         func heard(fit: Double, secondOpinion: [FlightNumber]?, open: FlightNumber? = nil) -> DecisionFeatures {
             var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil)
             features.secondOpinionFlights = secondOpinion
@@ -184,11 +191,7 @@ struct CalibratedDeciderTests {
 
     @Test("with a cross-check, a flight a second model's own decision heard at its probability is answered from the lower one; else asked as before")
     func crossCheckAnswers() {
-        let model = Self.fitOnly
-        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
-            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
-            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
-            crossCheck: DecisionModel.CrossCheck(probability: 0.25, otherModelProbability: 0.7)))
+        let checking = Self.fitOnlyDecider(crossCheck: DecisionModel.CrossCheck(probability: 0.25, otherModelProbability: 0.7))
         func heard(fit: Double, other: FlightNumber?, probability: Double = 0.9, open: FlightNumber? = nil, unexplained: Double = 0) -> DecisionFeatures {
             var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil, unexplained: unexplained)
             features.crossCheck = DecisionFeatures.CrossCheckReading(flight: other, probability: probability)
@@ -216,11 +219,7 @@ struct CalibratedDeciderTests {
 
     @Test("with a neural check, a flight the neural model ranks first by its margin and score is answered from the lower probability; else asked as before")
     func neuralCheckAnswers() {
-        let model = Self.fitOnly
-        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
-            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
-            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
-            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4)))
+        let checking = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4))
         func heard(fit: Double, neural: FlightNumber?, margin: Double? = 1, score: Double = -2, open: FlightNumber? = nil) -> DecisionFeatures {
             var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil)
             features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: 0,
@@ -246,11 +245,7 @@ struct CalibratedDeciderTests {
 
     @Test("a neural check sure on its own answers its own flight below the accept probability, whatever the grammar heard")
     func neuralSoloAnswers() {
-        let model = Self.fitOnly
-        let checking = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
-            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
-            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
-            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3)))
+        let checking = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3))
         func heard(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber, margin: Double = 1.2, score: Double = -2,
                    unexplained: Double = 0) -> DecisionFeatures {
             var features = DeciderTests.features(fit: fit, heard: grammar, unexplained: unexplained)
@@ -268,10 +263,7 @@ struct CalibratedDeciderTests {
         #expect(checking.decide(heard(fit: -49, neural: lx44, score: -3.5)).decision == .confirm([lx40]), "explains the audio too poorly")
         #expect(checking.decide(heard(fit: -47, neural: lx44)).decision == .accepted(lx40), "answered without it: not asked")
         #expect(checking.decide(heard(fit: -49, neural: lx44, unexplained: 1)).decision == .confirm([lx40]), "speech the words do not explain")
-        let agreeingOnly = Decider(thresholds: RecognitionThresholds(), model: DecisionModel(
-            inputNames: model.inputNames, means: model.means, scales: model.scales, weights: model.weights, intercept: model.intercept,
-            acceptProbability: model.acceptProbability, confirmProbability: model.confirmProbability,
-            neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4)))
+        let agreeingOnly = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4))
         #expect(!agreeingOnly.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "without a solo lead, nothing to ask it")
         #expect(agreeingOnly.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]))
     }

@@ -203,10 +203,13 @@ class Model:
         z = self.intercept + sum(w * v for w, v in zip(self.weights, self.standardize(inputs(row))))
         return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
+def open_grammar_doubts(row):
+    """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
+    return row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
+
 def wants_cross_check(row, p, accept, cross):
     """True where the Swift Decider asks the second model (`Decider.wantsCrossCheck`)."""
-    open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
-    return (cross is not None and row["heard"] and cross[0] <= p < accept and not open_other
+    return (cross is not None and row["heard"] and cross[0] <= p < accept and not open_grammar_doubts(row)
             and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS)
 
 def cross_check_share(rows, model, accept, cross):
@@ -227,8 +230,7 @@ def neural_sure(reading, margin, score):
 def neural_checked(row, p, accept, neural):
     """True where the neural model, asked, ranks the flight heard first by at least the check's margin and score and
     nothing else doubts it (`Decider`'s agreement)."""
-    open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
-    return (wants_neural(row, p, accept, neural) and not open_other and row["neural"] is not None
+    return (wants_neural(row, p, accept, neural) and not open_grammar_doubts(row) and row["neural"] is not None
             and row["neural"][0] == row["heard_today"] and neural_sure(row["neural"], neural[1], neural[2]))
 
 def neural_solo(row, p, accept, neural):
@@ -248,8 +250,7 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
         row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
     checked = checked or neural_checked(row, p, accept, neural)
     if p < confirm and not checked: return "reject"
-    open_other = row["open_flight_today"] == "1" and row["open_flight"] not in ("", row["heard_today"])
-    if open_other: return "confirm"
+    if open_grammar_doubts(row): return "confirm"
     agreed = agreement is not None and p >= agreement and row["second_opinion"] == row["heard_today"]
     if (p >= accept or agreed or checked) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
     return "confirm"
