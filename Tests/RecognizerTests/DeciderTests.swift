@@ -268,6 +268,27 @@ struct CalibratedDeciderTests {
         #expect(agreeingOnly.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]))
     }
 
+    @Test("a flight that does not fly today, scored above the neural model's first flight, keeps either way from answering")
+    func neuralOffListGuard() {
+        let check = DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3, offListMargin: 0.2)
+        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        func heard(fit: Double, neural: FlightNumber, offList: Double?) -> DecisionFeatures {
+            var features = DeciderTests.features(fit: fit)
+            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 44.", score: -2, margin: 1.2, grammarFlightRank: nil,
+                                                             freeTranscript: "", freeTranscriptFlight: nil,
+                                                             offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList)
+            return features
+        }
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: 0.5)).decision == .accepted(lx44), "today's flight well above its neighbours")
+        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: nil)).decision == .accepted(lx44), "no neighbour scored")
+        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: 0.1)).decision == .confirm([lx40]), "solo: too close to LX 440")
+        #expect(checking.decide(heard(fit: -49, neural: lx40, offList: 0.5)).decision == .accepted(lx40))
+        #expect(checking.decide(heard(fit: -49, neural: lx40, offList: -0.3)).decision == .confirm([lx40]), "both heard LX 40, but a flight that does not fly today fits better")
+        #expect(Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3))
+            .decide(heard(fit: -49, neural: lx44, offList: -1)).decision == .accepted(lx44), "a check without an off-list lead does not look")
+    }
+
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")
     func rivalWantedWhereItCanDecide() {
         let stock = Decider(thresholds: RecognitionThresholds(), model: .stock)

@@ -25,6 +25,20 @@ struct NeuralPassTests {
         #expect(reading.score < 0)
         #expect(reading.grammarFlightRank == 0)
         #expect(!reading.freeTranscript.isEmpty)
+        // Its neighbours that do not fly are scored (lx40.wav's "forty" reads to the model about as well as "4").
+        #expect(reading.offListMargin != nil && reading.offListFlight != expected)
+    }
+
+    @Test("a flight that does not fly today, said, scores above today's nearest flight, its number or its airline one away",
+          arguments: [("lima-xray-1234.wav", "LX1274", "LX1234"), ("lh400.wav", "LX400", "LH400")])
+    func offListFlightSaid(file: String, todays: String, said: String) throws {
+        let pass = try Self.pass()
+        let day = FlightVocabulary(airlines: TestFlights.airlines, flights: [todays, "BA287"].map { FlightNumber(parsing: $0)! })
+        pass.load(day, grammar: FlightGrammar(vocabulary: day))
+        let reading = try pass.read(try TestFlights.samples(file), grammarFlight: nil)
+        #expect(reading.flight == FlightNumber(parsing: todays), "today's nearest: \(reading.text)")
+        #expect(reading.offListFlight == FlightNumber(parsing: said))
+        #expect((reading.offListMargin ?? 0) < -0.3)
     }
 
     @Test("a flight the grammar heard wrongly keeps a rank below the first, and speech naming no flight scores lower than a flight query")

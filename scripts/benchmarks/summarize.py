@@ -15,7 +15,7 @@ Both are replayed from each clip's measures exactly as the Swift `Decider` takes
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
 """
-import csv, json, os, re, sys, wave
+import csv, json, math, os, re, sys, wave
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decision-model"))
@@ -237,18 +237,19 @@ class Calibrated:
 
 # The committed decodes the stock decision is fitted and chosen on (docs/accuracy-and-decisions.md, "A second model's decision"), beside the
 # training features: each dev set's features, its manifest, and the adapted model's decodes of it for the cross-check.
-STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv"),
-                  ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv")]
+STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv", "neural-dev-human-features.tsv"),
+                  ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv",
+                   "neural-dev-synthetic-features.tsv")]
 ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models", "en-us-flightvoice", "decision-model.json")
 # Where fit-decision-model.py --swift writes the stock decision, its neural check included once one is chosen.
 STOCK_SWIFT = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "Recognizer", "Decision", "DecisionModel+Fitted.swift")
 
 def committed_neural_check(swift_path=STOCK_SWIFT):
-    """The stock decision's neural check as committed (`neuralCheck: NeuralCheck(probability: P, margin: M, score: S)`
-    in DecisionModel+Fitted.swift): (P, M, S), or None while it has none."""
-    number = r"(-?[\d.]+(?:e[-+]?\d+)?)"
-    found = re.search(rf"neuralCheck: NeuralCheck\(probability: {number}, margin: {number}, score: {number}\)", open(swift_path).read())
-    return tuple(float(value) for value in found.groups()) if found else None
+    """The stock decision's neural check as committed (`neuralCheck: NeuralCheck(probability: P, margin: M, …)` in
+    DecisionModel+Fitted.swift) as the fitting script's tuple, or None while it has none."""
+    found = re.search(r"neuralCheck: NeuralCheck\(([^)]*)\)", open(swift_path).read())
+    if not found: return None
+    return fit.neural_check(dict((key, float(value)) for key, value in re.findall(r"(\w+): (-?[\d.]+(?:e[-+]?\d+)?)", found.group(1))))
 
 def refit(train_path):
     """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
@@ -259,13 +260,14 @@ def refit(train_path):
     devs = []
     if all(os.path.exists(os.path.join(folder, name)) for names in STOCK_DEV_SETS for name in names):
         cross_model = fit.Model.from_file(ADAPTED_DECISION)[0]
-        for features, manifest, adapted in STOCK_DEV_SETS:
+        for features, manifest, adapted, neural in STOCK_DEV_SETS:
             rows = fit.load(os.path.join(folder, features), os.path.join(folder, manifest))
             fit.pair_cross_check(rows, fit.load(os.path.join(folder, adapted)), cross_model)
+            fit.pair_neural(rows, fit.load_neural(os.path.join(folder, neural)))
             devs.append(rows)
     accept, confirm, agreement, cross = fit.choose(devs or [train], model)
-    # The neural check, chosen again where the committed dev decodes carry the neural model's readings; otherwise the
-    # one DecisionModel+Fitted.swift holds (chosen on decodes not committed here), or none.
+    # The neural check, chosen again on the committed dev readings; where they are not beside the training features,
+    # the one DecisionModel+Fitted.swift holds, or none.
     neural = fit.choose_neural(devs, model, accept, confirm, agreement, cross) if devs else None
     if neural is None: neural = committed_neural_check()
     return Calibrated(model, accept, confirm, agreement, cross,
@@ -275,7 +277,7 @@ def committed(model_path):
     """The calibrated decision an acoustic model's decision-model.json holds."""
     model, accept, confirm, agreement = fit.Model.from_file(model_path)
     check = json.load(open(model_path)).get("neuralCheck")
-    neural = None if check is None else (check["probability"], check["margin"], check["score"])
+    neural = None if check is None else fit.neural_check(check)
     return Calibrated(model, accept, confirm, agreement, None,
                       f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`", neural)
 
@@ -288,9 +290,12 @@ def describe(calibrated):
 def describe_neural(neural):
     """The neural check in words (after a comma), or nothing where there is none."""
     if neural is None: return ""
-    probability, margin, score = neural
+    probability, margin, score, solo_margin, solo_score, off_list = neural
+    solo = "" if not math.isfinite(solo_margin) else (f", or its own first flight below the accept probability when it leads by "
+                                                      f"≥ {solo_margin:g} at a score ≥ {solo_score:g}")
+    guard = "" if not math.isfinite(off_list) else f", either only ≥ {off_list:g} above the flights one digit or letter away that do not fly today"
     return (f", and at p ≥ {probability:g} when the neural model ranks the same flight first by ≥ {margin:g} nats per token "
-            f"at a score ≥ {score:g}")
+            f"at a score ≥ {score:g}{solo}{guard}")
 
 def report(calibrated, sets, reliable, telephone=None):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;

@@ -124,9 +124,15 @@ def load(path, manifest=None):
     return rows
 
 def neural_reading(row):
-    """The neural model's reading of a clip (flight, margin or None, score), None where it was not read."""
+    """The neural model's reading of a clip (flight, margin or None, score, off-list margin or None), None where it was
+    not read."""
     if row.get("neural_score") in (None, ""): return None
-    return (row.get("neural_flight", ""), number(row.get("neural_margin")), float(row["neural_score"]))
+    return (row.get("neural_flight", ""), number(row.get("neural_margin")), float(row["neural_score"]),
+            number(row.get("neural_off_list_margin")))
+
+def load_neural(path):
+    """The rows of an `eval --neural --features` file, or of its neural columns alone (`neural-dev-*-features.tsv`)."""
+    return list(csv.DictReader(open(path), delimiter="\t"))
 
 def pair_neural(rows, neural_rows):
     """Gives each row the neural model's reading of the same clip (matched by file name), from `eval --neural`."""
@@ -218,24 +224,33 @@ def cross_check_share(rows, model, accept, cross):
 
 def wants_neural(row, p, accept, neural):
     """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): below the accept probability from
-    the check's (neural = (probability, margin, score, solo margin, solo score)); where nothing of today's was heard, only
+    the check's (neural = (probability, margin, score, solo margin, solo score, off-list margin)); where nothing of today's was heard, only
     when the check answers on the neural model's own certainty."""
     if neural is None or number(row["unexplained_speech_s"], 0.0) >= UNEXPLAINED_CONFIRM_SECONDS: return False
     if not row["heard"]: return math.isfinite(neural[3])
     return neural[0] <= p < accept
 
-def neural_sure(reading, margin, score):
-    return reading is not None and reading[0] != "" and (reading[1] is None or reading[1] >= margin) and reading[2] >= score
+def neural_check(values):
+    """The check's tuple (probability, margin, score, solo margin, solo score, off-list margin) from its named values
+    (`NeuralCheck`'s keys); a solo lead or off-list lead left out is none, as in Swift."""
+    return (values["probability"], values["margin"], values["score"], values.get("soloMargin", math.inf),
+            values.get("soloScore", 0.0), values.get("offListMargin", -math.inf))
+
+def neural_sure(reading, margin, score, off_list):
+    """`NeuralCheck.isSure`: the first flight leads today's others by `margin` at `score` or better, and its off-list
+    neighbours by `off_list`."""
+    return (reading is not None and reading[0] != "" and (reading[1] is None or reading[1] >= margin) and reading[2] >= score
+            and (reading[3] is None or reading[3] >= off_list))
 
 def neural_checked(row, p, accept, neural):
     """True where the neural model, asked, ranks the flight heard first by at least the check's margin and score and
     nothing else doubts it (`Decider`'s agreement)."""
     return (wants_neural(row, p, accept, neural) and not open_grammar_doubts(row) and row["neural"] is not None
-            and row["neural"][0] == row["heard_today"] and neural_sure(row["neural"], neural[1], neural[2]))
+            and row["neural"][0] == row["heard_today"] and neural_sure(row["neural"], neural[1], neural[2], neural[5]))
 
 def neural_solo(row, p, accept, neural):
     """The neural model's own first flight where it was asked and is sure of it on its own (`Decider.neuralSoloFlight`)."""
-    if not wants_neural(row, p, accept, neural) or not neural_sure(row["neural"], neural[3], neural[4]): return None
+    if not wants_neural(row, p, accept, neural) or not neural_sure(row["neural"], neural[3], neural[4], neural[5]): return None
     return row["neural"][0]
 
 def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
@@ -325,8 +340,9 @@ def neural_share(rows, model, accept, neural):
     return sum(wants_neural(r, probability(model, r), accept, neural) for r in rows) / len(rows)
 
 def choose_neural(dev_sets, model, accept, confirm, agreement, cross):
-    """The neural check (probability, margin, score, solo margin, solo score), where every dev set has the neural
-    model's readings. First the solo lead and score: the pair that answers the flight said most often within the limits
+    """The neural check (probability, margin, score, solo margin, solo score, off-list margin), where every dev set has
+    the neural model's readings. First the solo lead and score and the lead over off-list neighbours (where the readings
+    have them): the three that answer the flight said most often within the limits
     of `choose` (at most MAX_WRONG wrong, no clip naming no flight answered) with the neural model asked everywhere below
     the accept probability; then, with it, from which probability the neural model is asked (at most NEURAL_SHARE of
     each dev set's clips) and the lead and score at which a flight both heard is answered. Ties go to the fewest asks
@@ -339,17 +355,19 @@ def choose_neural(dev_sets, model, accept, confirm, agreement, cross):
     margins = [i / 10 for i in range(0, 31)]
     scores = [-i / 4 for i in range(4, 25)]
     baseline = tally(None)[1]
+    measured = any(row["neural"] is not None and row["neural"][3] is not None for rows in dev_sets for row in rows)
+    off_lists = [i / 10 for i in range(-5, 11)] if measured else [-math.inf]
     never = (0.0, math.inf, 0.0)
-    solo = max(((right, margin, score) for margin in margins for score in scores
-                for ok, right in [tally(never + (margin, score))] if ok), default=None)
-    solo_margin, solo_score = (solo[1], solo[2]) if solo and solo[0] > baseline else (math.inf, 0.0)
+    solo = max(((right, off_list, margin, score) for off_list in off_lists for margin in margins for score in scores
+                for ok, right in [tally(never + (margin, score, off_list))] if ok), default=None)
+    solo_margin, solo_score, off_list = (solo[2], solo[3], solo[1]) if solo and solo[0] > baseline else (math.inf, 0.0, off_lists[-1])
     best = None
     for own in [i / 20 for i in range(0, 20)]:
-        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0, solo_margin, solo_score)) for rows in dev_sets) > NEURAL_SHARE:
+        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0, solo_margin, solo_score, off_list)) for rows in dev_sets) > NEURAL_SHARE:
             continue
         for margin in margins[::2]:
             for score in scores[::2]:
-                neural = (own, margin, score, solo_margin, solo_score)
+                neural = (own, margin, score, solo_margin, solo_score, off_list)
                 ok, right = tally(neural)
                 if ok and (best is None or (right, own, margin, score) > best[0]):
                     best = ((right, own, margin, score), neural)
@@ -378,7 +396,8 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
                                             f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
     if neural is not None:
         solo = "" if not math.isfinite(neural[3]) else f", soloMargin: {neural[3]:.3g}, soloScore: {neural[4]:.3g}"
-        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g}{solo})"
+        off_list = "" if not math.isfinite(neural[5]) else f",\n                                 offListMargin: {neural[5]:.3g}"
+        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g}{solo}{off_list})"
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
@@ -408,7 +427,8 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
     }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")}),
         **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}}),
         **({} if neural is None else {"neuralCheck": {"probability": float(f"{neural[0]:.3g}"), "margin": float(f"{neural[1]:.3g}"), "score": float(f"{neural[2]:.3g}"),
-                                                      **({"soloMargin": float(f"{neural[3]:.3g}"), "soloScore": float(f"{neural[4]:.3g}")} if math.isfinite(neural[3]) else {})}})},
+                                                      **({"soloMargin": float(f"{neural[3]:.3g}"), "soloScore": float(f"{neural[4]:.3g}")} if math.isfinite(neural[3]) else {}),
+                                                      **({"offListMargin": float(f"{neural[5]:.3g}")} if math.isfinite(neural[5]) else {})}})},
         indent=1) + "\n"
 
 def parse_named(text):
@@ -451,7 +471,7 @@ def main():
         pair_cross_check(named[name], load(path), cross_model)
     for name, path in neural_files:
         if name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name")
-        pair_neural(named[name], list(csv.DictReader(open(path), delimiter="\t")))
+        pair_neural(named[name], load_neural(path))
     model = Model(train)
     accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
     neural = choose_neural([rows for _, rows in devs], model, accept, confirm, agreement, cross) if devs else None

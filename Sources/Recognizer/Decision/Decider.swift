@@ -94,7 +94,7 @@ struct Decider: Sendable {
     /// The flight the neural model is sure of on its own (`NeuralCheck.soloMargin`, `soloScore`), where it was asked.
     private func neuralSoloFlight(_ features: DecisionFeatures, check: DecisionModel.NeuralCheck) -> FlightNumber? {
         guard let reading = features.neural, let flight = reading.flight, wantsNeuralCheck(features),
-              (reading.margin ?? .infinity) >= check.soloMargin, reading.score >= check.soloScore else { return nil }
+              check.isSure(of: reading, margin: check.soloMargin, score: check.soloScore) else { return nil }
         return flight
     }
 
@@ -141,7 +141,7 @@ struct Decider: Sendable {
         }
         var neuralChecked = false
         if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features), doubtingFlights(features, best: best).isEmpty {
-            neuralChecked = reading.flight == best && (reading.margin ?? .infinity) >= check.margin && reading.score >= check.score
+            neuralChecked = reading.flight == best && check.isSure(of: reading, margin: check.margin, score: check.score)
         }
         let confirmed = crossChecked || neuralChecked
         if probability < model.confirmProbability && !confirmed { return .rejected(.lowConfidence(score: probability)) }

@@ -106,9 +106,17 @@ public struct DecisionFeatures: Sendable {
         public let freeTranscript: String
         /// The flight the free transcript names by the normalizer, when it is one of today's.
         public let freeTranscriptFlight: FlightNumber?
+        /// The best-scoring flight that does not fly today but sounds like the best one: the same airline with a number
+        /// one digit away, or the same number with an airline code one letter away, written in the best one's words
+        /// (`OffListNeighbours`); nil when none was scored.
+        public let offListFlight: FlightNumber?
+        /// The best flight's score less `offListFlight`'s (nats per token): below 0, the traveller more likely asked
+        /// for a flight that does not fly today. Nil when none was scored.
+        public let offListMargin: Double?
 
         public init(flight: FlightNumber?, text: String, score: Double, margin: Double?, grammarFlightRank: Int?,
-                    freeTranscript: String, freeTranscriptFlight: FlightNumber?) {
+                    freeTranscript: String, freeTranscriptFlight: FlightNumber?, offListFlight: FlightNumber? = nil,
+                    offListMargin: Double? = nil) {
             self.flight = flight
             self.text = text
             self.score = score
@@ -116,6 +124,8 @@ public struct DecisionFeatures: Sendable {
             self.grammarFlightRank = grammarFlightRank
             self.freeTranscript = freeTranscript
             self.freeTranscriptFlight = freeTranscriptFlight
+            self.offListFlight = offListFlight
+            self.offListMargin = offListMargin
         }
     }
 

@@ -73,22 +73,35 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         public let soloMargin: Double
         /// The lowest score at which the neural model's own first flight is answered.
         public let soloScore: Double
+        /// The lead the neural model's first flight must keep over its off-list neighbours (`NeuralReading.offListMargin`)
+        /// for either way to answer: a traveller asking for a flight that does not fly today must not get today's nearest.
+        public let offListMargin: Double
 
-        public init(probability: Double, margin: Double, score: Double, soloMargin: Double = .infinity, soloScore: Double = 0) {
+        public init(probability: Double, margin: Double, score: Double, soloMargin: Double = .infinity, soloScore: Double = 0,
+                    offListMargin: Double = -.infinity) {
             self.probability = probability
             self.margin = margin
             self.score = score
             self.soloMargin = soloMargin
             self.soloScore = soloScore
+            self.offListMargin = offListMargin
         }
 
-        /// Reads a check whose file leaves out the solo lead and score (JSON has no infinity): never sure on its own.
+        /// True when `reading` ranks its first flight first by `margin` at `score` or better, and above its off-list
+        /// neighbours by `offListMargin` (a reading without neighbours scored passes that part).
+        func isSure(of reading: DecisionFeatures.NeuralReading, margin: Double, score: Double) -> Bool {
+            (reading.margin ?? .infinity) >= margin && reading.score >= score && (reading.offListMargin ?? .infinity) >= offListMargin
+        }
+
+        /// Reads a check whose file leaves out the solo lead and score or the off-list lead (JSON has no infinity):
+        /// never sure on its own, no off-list lead asked.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability), margin: try values.decode(Double.self, forKey: .margin),
                       score: try values.decode(Double.self, forKey: .score),
                       soloMargin: try values.decodeIfPresent(Double.self, forKey: .soloMargin) ?? .infinity,
-                      soloScore: try values.decodeIfPresent(Double.self, forKey: .soloScore) ?? 0)
+                      soloScore: try values.decodeIfPresent(Double.self, forKey: .soloScore) ?? 0,
+                      offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity)
         }
     }
 

@@ -6,7 +6,7 @@ import Whisper
 
 /// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once, then scores
 /// every written form of today's flights against the same encoding (`FlightCandidateTrees`, walked by `TrieScorer`),
-/// and reports the flights it ranks first as a `DecisionFeatures.NeuralReading`.
+/// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks first as a `DecisionFeatures.NeuralReading`.
 ///
 /// Thread rule: not `Sendable` (it holds today's candidate trees, rebuilt by `load`); one thread at a time, like the
 /// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
@@ -15,25 +15,27 @@ final class NeuralPass {
     private let configuration: NeuralPassConfiguration
     private var trees: FlightCandidateTrees
     private var reader: FreeTranscriptReader
+    private var offListNeighbours: OffListNeighbours
 
     /// Loads (or reuses) the model in `folder` and writes today's candidates of `vocabulary`; throws
     /// `RecognizerError` naming the folder and what is wrong with it.
     init(folder: String, vocabulary: FlightVocabulary, grammar: FlightGrammar, configuration: NeuralPassConfiguration) throws {
         parts = try NeuralModelParts.shared(folder: folder, blasThreadCount: configuration.blasThreadCount)
         self.configuration = configuration
-        (trees, reader) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     /// Switches to a new day's flights.
     func load(_ vocabulary: FlightVocabulary, grammar: FlightGrammar) {
-        (trees, reader) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
-                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTrees, FreeTranscriptReader) {
+                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTrees, FreeTranscriptReader, OffListNeighbours) {
         let trees = FlightCandidateTrees(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
                                          carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: grammar.jsgf))
-        return (trees, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights))
+        return (trees, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
+                OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
     }
 
     /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
@@ -48,10 +50,15 @@ final class NeuralPass {
         let freeTranscript = parts.tokenizer.decode(freeTokens).trimmingCharacters(in: .whitespaces)
         let plan = trees.plan(forFreeTranscript: freeTranscript)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
+        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding)
         let result: TrieScoringResult
+        var offList: ScoredFlight?
         do {
-            result = try scorer.score(plan.trie, with: WhisperNextTokenScorer(model: parts.model, encoding: encoding), after: plan.prefix,
-                                      keeping: Set([grammarFlight].compactMap { $0 }))
+            result = try scorer.score(plan.trie, with: nextTokenScorer, after: plan.prefix, keeping: Set([grammarFlight].compactMap { $0 }))
+            if let best = result.best {
+                let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
+                offList = try scorer.score(neighbours, with: nextTokenScorer, after: plan.prefix).best
+            }
         } catch {
             throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
         }
@@ -60,7 +67,8 @@ final class NeuralPass {
             flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
             score: Double(best?.score ?? 0), margin: result.margin.map(Double.init),
             grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
-            freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight)
+            freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight,
+            offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } })
     }
 }
 
