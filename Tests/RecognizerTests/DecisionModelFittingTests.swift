@@ -75,4 +75,28 @@ struct DecisionModelFittingTests {
         #expect(summary.status == 0, "\(summary.output)")
         #expect(summary.output.contains("### human dev (604 clips)"), "\(summary.output.prefix(300))")
     }
+
+    @Test("the benchmark summary counts the neural check's answers as the fitting script does, its own flight included")
+    func benchmarkSummaryCountsNeuralAnswers() throws {
+        let counted = try Self.python(["-c", """
+            import sys; sys.path.insert(0, "../benchmarks"); import summarize; fit = summarize.fit
+            stock = summarize.refit("training-features.tsv")
+            rows = fit.load("dev-human-features.tsv", "adapted-dev-human-manifest.tsv")
+            fit.pair_neural(rows, fit.load_neural("neural-dev-human-features.tsv"))
+            decide = stock.decision()
+            own = sum(fit.decide(r, fit.probability(stock.model, r), stock.accept, stock.confirm, stock.agreement, None,
+                                 stock.neural) == "accept_neural" for r in rows)
+            for kind in ["right", "wrong"]:
+                print(kind, sum(summarize.outcome(r, decide(r)) == kind for r in rows),
+                      fit.outcomes(rows, stock.model, stock.accept, stock.confirm, stock.agreement, None, stock.neural)[kind])
+            print("own", own)
+            """], in: Self.scripts)
+        #expect(counted.status == 0, "\(counted.output)")
+        let lines = counted.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        for line in lines where line.first != "own" {
+            #expect(line.count == 3 && line[1] == line[2], "summary against fitting script: \(line.joined(separator: " "))")
+        }
+        let own = try #require(lines.first { $0.first == "own" }.flatMap { Int($0[1]) })
+        #expect(own > 0, "the dev set should hold answers of the neural model's own flight, or this test pins nothing")
+    }
 }

@@ -55,9 +55,10 @@ def model_decision(model, accept, confirm, agreement=None, cross=None, neural=No
     score), `DecisionModel.neuralCheck`), with the neural check, on rows that carry the neural model's reading
     (`eval --neural`)."""
     def decide(row):
-        if row["decision"] == "no_speech" or not row["heard_today"]: return "reject", []
-        kind = fit.decide(row, model.probability(row), accept, confirm, agreement, cross, neural)
+        if row["decision"] == "no_speech": return "reject", []
+        kind = fit.decide(row, fit.probability(model, row), accept, confirm, agreement, cross, neural)
         if kind == "accept": return "accept", [row["heard_today"]]
+        if kind == "accept_neural": return "accept", [row["neural"][0]]
         if kind == "confirm": return "confirm", offers(row, row["open_flight"] if open_other(row) else row["rival_flight"])
         return "reject", []
     return decide

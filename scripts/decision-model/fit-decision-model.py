@@ -481,7 +481,8 @@ def main():
           + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight")
           + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}")
           + ("" if neural is None else f", accept at p >= {neural[0]} when the neural model ranks the same flight first by >= {neural[1]} nats/token at a score >= {neural[2]}"
-             + ("" if not math.isfinite(neural[3]) else f", and the neural model's own flight below the accept probability when it leads by >= {neural[3]} at a score >= {neural[4]}")))
+             + ("" if not math.isfinite(neural[3]) else f", and the neural model's own flight below the accept probability when it leads by >= {neural[3]} at a score >= {neural[4]}")
+             + ("" if not math.isfinite(neural[5]) else f", either way only when that flight leads its off-list neighbours by >= {neural[5]}")))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
         print(summary(name, rows, model, accept, confirm, agreement, cross, neural))

@@ -11,5 +11,6 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, margin: 0.6, score: -5, soloMargin: 0.9, soloScore: -3))
+        neuralCheck: NeuralCheck(probability: 0.05, margin: 0, score: -3.5, soloMargin: 0.6, soloScore: -4.75,
+                                 offListMargin: -0.1))
 }
