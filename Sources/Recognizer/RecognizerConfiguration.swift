@@ -160,15 +160,23 @@ public struct RecognizerConfiguration: Sendable {
 
     /// Folder of the neural acoustic model (Whisper tiny.en: `model.bin`, `tokenizer.json`), asked where this model's
     /// decision model has a neural check (`DecisionModel.neuralCheck`) or when measuring (`alwaysReadsNeural`); nil:
-    /// never asked. None by default: on voices held out of every choice the check answers far more queries right, but it
-    /// also answers queries for flights that do not fly today with today's nearest (human check 2.4% wrong flights
-    /// against 1.2%; docs/accuracy-and-decisions.md, "The neural check"), so it is chosen (`--neural-check`) until a
-    /// guard against those lands.
+    /// never asked. The commands set it from their `neural-check` setting, on by default: on voices held out of every
+    /// choice the check answers far more queries right with no more wrong flights on human voices (corpus 54.5% →
+    /// 77.8%, human check 54.0% → 71.0%, 1.1% and 0.8% wrong either way; docs/accuracy-and-decisions.md, "The neural check").
     public var neuralModel: String?
     /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
     public var neuralPass = NeuralPassConfiguration()
     /// Runs the neural pass on every utterance heard, whatever the decision (for measuring it: `eval --neural`).
     public var alwaysReadsNeural: Bool = false
+
+    /// This configuration for the one recognizer of a process that listens live (the kiosk, `listen`, `bench-live`):
+    /// the neural pass's matrix products use every core, since the live decode's other passes are done with the second
+    /// core by the time the neural pass runs, and the traveller is waiting for it.
+    public var listeningAlone: RecognizerConfiguration {
+        var alone = self
+        alone.neuralPass.blasThreadCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return alone
+    }
 
     /// The configuration of the cross-check: this one with `crossCheckModel`, its own decision, and none of the
     /// extras that decide nothing there (telephone routing, a cross-check of its own, a second opinion); nil when

@@ -131,6 +131,9 @@ import Testing
         let gone = try binary.run(["eval", "--calibrated-decision", Self.samples.appendingPathComponent("manifest.tsv").path])
         #expect(gone.exitCode == 64)
         #expect(gone.standardError.contains("the calibrated decision is the default"), "\(gone.standardError)")
+        let nowDefault = try binary.run(["recognize", "--neural-check", Self.samples.appendingPathComponent("lx40.wav").path])
+        #expect(nowDefault.exitCode == 64)
+        #expect(nowDefault.standardError.contains("--neural-check is the default now"), "\(nowDefault.standardError)")
     }
 
     /// `eval --features` on the one clip `clip` with `options`: its row of decision measures by column, or nil (and an

@@ -25,8 +25,9 @@ import Testing
         ("port = 65536", "f:1: port: takes a TCP port from 0 to 65535, not '65536'"),
         ("host = example.org", "f:1: host: takes an IP address such as 127.0.0.1 or ::1, not 'example.org'"),
         ("voice = yes", "f:1: voice: takes on or off, not 'yes'"),
-        ("\n\nDatabase = x", "f:3: unknown key 'Database' (keys: database, data, model, workers, host, port, token-file, aws-credentials, microphone, speaker, voice)"),
-        ("= x", "f:1: unknown key '' (keys: database, data, model, workers, host, port, token-file, aws-credentials, microphone, speaker, voice)"),
+        ("neural-check = no", "f:1: neural-check: takes on or off, not 'no'"),
+        ("\n\nDatabase = x", "f:3: unknown key 'Database' (keys: database, data, model, neural-check, workers, host, port, token-file, aws-credentials, microphone, speaker, voice)"),
+        ("= x", "f:1: unknown key '' (keys: database, data, model, neural-check, workers, host, port, token-file, aws-credentials, microphone, speaker, voice)"),
         ("port = 1\nport = 2", "f:2: port is already set on line 1; set it once"),
         ("speaker", "f:1: expected 'key = value', not 'speaker'"),
     ])
@@ -66,5 +67,13 @@ import Testing
         #expect(settings[.speaker] == ResolvedSetting(value: "default", source: .builtIn))
         #expect(try settings.integer(.port, in: SettingKey.portRange) == 9000)
         #expect(throws: UsageError.self) { try Self.resolve(["--port", "http"]).integer(.port, in: SettingKey.portRange) }
+    }
+
+    @Test("the neural check is on unless the file or --no-neural-check turns it off")
+    func neuralCheckIsOnByDefault() throws {
+        #expect(try Self.resolve([])[.neuralCheck] == ResolvedSetting(value: "on", source: .builtIn))
+        #expect(try Self.resolve([], file: "neural-check = off")[.neuralCheck] == ResolvedSetting(value: "off", source: .file(path: "/etc/fv.conf", line: 1)))
+        #expect(try Self.resolve(["--no-neural-check"], file: "neural-check = on")[.neuralCheck]
+                == ResolvedSetting(value: "off", source: .flag("--no-neural-check")))
     }
 }

@@ -14,7 +14,7 @@ enum BenchLiveCommand: Command {
         .flag("--predicted-rival", help: "Decode the rival alongside today's grammar for the streaming hypothesis's flights instead of once today's grammar has named them (LiveConfiguration.predictsRival on), to compare."),
         .value("--candidate-silence", valueName: "SECONDS",
                help: "Start the background decode after this much quiet instead of EndpointerConfiguration.candidateSilenceSeconds, to compare."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary,
         CommonOptions.database,
     ]
     static let discussion = """
@@ -33,7 +33,7 @@ enum BenchLiveCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "name the clips or folders to play") }
-        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings)
+        let configuration = try RecognizerOptions.configuration(arguments, settings: context.settings).listeningAlone
         let inputs = try ClipInputs.collect(arguments.positionals).compactMap { input -> String? in
             if case .file(let path) = input { return path } else { return nil }
         }
@@ -92,6 +92,7 @@ enum BenchLiveCommand: Command {
             line += ", phone loop \(milliseconds(steps.phoneLoop).dropLast(3)), open \(milliseconds(steps.openGrammar).dropLast(3))"
             line += ", rival \(milliseconds(steps.rival).dropLast(3))\(steps.rivalAlongside ? " alongside" : steps.rival > 0 ? " after" : "")"
             if steps.crossCheck > 0 { line += ", second model \(milliseconds(steps.crossCheck).dropLast(3))" }
+            if steps.neural > 0 { line += ", neural \(milliseconds(steps.neural).dropLast(3))" }
             line += "]"
             if arguments.has("each") { context.console.print(line) }
         }

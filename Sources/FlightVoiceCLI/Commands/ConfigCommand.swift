@@ -12,6 +12,7 @@ enum ConfigCommand: Command {
         CommonOptions.database, CommonOptions.sharedDatabase,
         .value("--data", valueName: "DIR", help: "Setting `data`."),
         RecognizerOptions.model,
+        .flag("--no-neural-check", help: "Setting `neural-check = off`."),
         .value("--workers", "-j", valueName: "N", help: "Setting `workers`."),
         .value("--host", valueName: "ADDRESS", help: "Setting `host`."),
         .value("--port", "-p", valueName: "N", help: "Setting `port`."),

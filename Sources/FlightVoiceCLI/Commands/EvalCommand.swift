@@ -23,7 +23,7 @@ enum EvalCommand: Command {
         .value("--neural-margin-seconds", valueName: "S", help: "With the neural pass: seconds of padding encoded after the clip instead of Whisper's 30 s window (default 1; 30 encodes the whole window)."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
     ] + RecognizerOptions.measurement + [
         CommonOptions.database,
         CommonOptions.sharedDatabase,

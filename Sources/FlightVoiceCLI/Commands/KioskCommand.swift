@@ -14,7 +14,7 @@ enum KioskCommand: Command {
         .value("--speaker", valueName: "NAME", help: "ALSA playback device for spoken answers (setting `speaker`; default: default)."),
         .flag("--no-voice", help: "Do not speak the answers (setting `voice = off`)."),
         .value("--card-seconds", valueName: "N", help: "How long an answer stays on screen, counting down (default 20)."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary,
         CommonOptions.database, CommonOptions.sharedDatabase,
         .value("--offline-copy", valueName: "PATH",
                help: "With --database: the local SQLite copy that answers while the shared database is unreachable (default: offline-copy.sqlite beside the default database)."),

@@ -13,7 +13,7 @@ enum ListenCommand: Command {
         .value("--device", "-d", valueName: "NAME", help: "ALSA capture device (setting `microphone`; default: default)."),
         .flag("--once", help: "Exit after the first answer, with ask's exit codes."),
         .value("--format", "-f", valueName: "FORMAT", help: "text (default) or jsonl: events speech_started, partial, final (final has the fields of recognize --format jsonl)."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
     ]
     static let discussion = """

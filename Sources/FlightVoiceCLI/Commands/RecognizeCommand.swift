@@ -18,7 +18,7 @@ enum RecognizeCommand: Command {
         .value("--raw-rate", valueName: "HZ", help: "Read headerless files as 16-bit little-endian mono PCM at HZ."),
         .value("--account-id", valueName: "ID", help: "accountId written in Transcribe documents (default flightvoice-local)."),
         .value("--write-grammar", valueName: "DIR", help: "Write today's grammar to DIR/today.jsgf, the automaton its passes search to DIR/today.fsg and the pronunciations it adds to the dictionary to DIR/added.dict (to decode the same grammar with pocketsphinx_batch -jsgf or -fsg); no clips needed."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary, RecognizerOptions.verbose,
         CommonOptions.database,
         CommonOptions.sharedDatabase,
     ]

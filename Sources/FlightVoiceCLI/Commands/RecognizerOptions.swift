@@ -5,7 +5,7 @@ enum RecognizerOptions {
     static let model = OptionSpec.value("--model", valueName: "DIR", help: "Acoustic model (setting `model`): `stock` (Debian's, the default), `adapted` (FlightVoice's models/en-us-flightvoice), or a model folder decided on with its own decision-model.json.")
     static let telephoneModel = OptionSpec.value("--telephone-model", valueName: "DIR", help: "Measurement: the acoustic model for telephone audio (recorded at 8 kHz, or nothing above 4 kHz), decided on with its own decision-model.json (default: `adapted`, which answers more 8 kHz clips right on every split; `none`: decode it with --model like any other audio).")
     static let crossCheck = OptionSpec.flag("--cross-check", help: "Where the stock model's decision doubts a flight (p 0.6–0.81), ask FlightVoice's adapted model's own decision on the same audio and answer a flight both hear (adapted p ≥ 0.7): more answers right, no more wrong on held-out voices, about a quarter more CPU (docs/accuracy-and-decisions.md, \"A second model's decision\").")
-    static let neuralCheck = OptionSpec.flag("--neural-check", help: "Ask the neural model (Whisper tiny.en, shipped in models/whisper-tiny.en) where the decision doubts, and answer a flight it is sure of: far more answers right in noise (corpus 54.5% → 79.3%), but queries for flights that do not fly today are sometimes answered with today's nearest (held-out human voices 2.4% wrong flights against 1.2%), and about 1.3 s more CPU on the clips it reads (docs/accuracy-and-decisions.md, \"The neural check\").")
+    static let noNeuralCheck = OptionSpec.flag("--no-neural-check", help: "Do not ask the neural model (Whisper tiny.en, shipped in models/whisper-tiny.en) where the decision doubts (setting `neural-check = off`): the check answers far more queries right in noise (corpus 54.5% → 77.8%, the same wrong flights), for about 1 s more CPU on the half of the queries it reads and a slower live answer (docs/accuracy-and-decisions.md, \"The neural check\").")
     static let dictionary = OptionSpec.value("--dict", valueName: "FILE", help: "Pronunciation dictionary (default: cmudict-en-us.dict beside the model).")
     static let handThresholds = OptionSpec.flag("--hand-thresholds", help: "Measurement: decide on the old hand-set thresholds (at their wide, slower beams) instead of the calibrated decision model's probability (more wrong flights: 5.6% against 0.7% on held-out voices); also decides on a model that has no decision-model.json.")
     static let denoise = OptionSpec.value("--denoise", valueName: "none|speex|spectral|webrtc", help: "Measurement: noise suppression before decoding (each suppressor cost right answers on the dev split and the corpus): none (default), SpeexDSP's preprocessor, our spectral Wiener filter, or WebRTC's suppressor; NAME:KEY=VALUE,... changes a setting (speex: suppress, frame, prime; spectral: floor, smoothing, quiet, overestimate, frame; webrtc: level, prime).")
@@ -18,6 +18,7 @@ enum RecognizerOptions {
         "--telephone-model": "--telephone-model is for measurement now: flightvoice eval --telephone-model DIR|none MANIFEST.tsv (telephone audio goes to the adapted model)",
         "--denoise": "--denoise is for measurement now: flightvoice eval --denoise NAME MANIFEST.tsv (every suppressor cost right answers)",
         "--calibrated-decision": "--calibrated-decision is gone: the calibrated decision is the default; leave the option out",
+        "--neural-check": "--neural-check is the default now (setting `neural-check = on`); leave the option out, or turn the check off with --no-neural-check",
     ]
     static let verbose = OptionSpec.flag("--verbose", "-v", help: "Show the speech library's own log on standard error.")
 
@@ -37,7 +38,7 @@ enum RecognizerOptions {
         case let folder?: configuration.telephoneAcousticModel = folder
         }
         if arguments.has("cross-check") { configuration.crossCheckModel = try adaptedModel() }
-        if arguments.has("neural-check") || arguments.has("neural") { configuration.neuralModel = try neuralModel() }
+        if settings.asksNeuralCheck || arguments.has("neural") { configuration.neuralModel = try neuralModel() }
         configuration.verbose = arguments.has("verbose")
         if arguments.has("hand-thresholds") { configuration.selectHandThresholds() }
         if let denoise = arguments.value("denoise") {
@@ -64,7 +65,9 @@ enum RecognizerOptions {
         }
         do {
             // Read once here: every recognizer the command builds (one per worker) then decides with this model.
-            if let model = try configuration.decisionModel() { configuration.decisionRule = .model(model) }
+            if let model = try configuration.decisionModel() {
+                configuration.decisionRule = .model(settings.asksNeuralCheck ? model : model.withoutNeuralCheck)
+            }
             _ = try telephone?.decisionModel()
             _ = try crossCheck?.decisionModel()
         } catch {
@@ -83,7 +86,7 @@ enum RecognizerOptions {
 
     private static func neuralModel() throws -> String {
         guard let folder = RecognizerConfiguration.bundledNeuralModel else {
-            throw CommandFailure(message: "the neural model (models/\(RecognizerConfiguration.neuralModelName)) is neither beside this program, in ../share/flightvoice/models, nor in its source tree; run make neural-model, or leave out --neural-check", exitCode: .unavailable)
+            throw CommandFailure(message: "the neural model (models/\(RecognizerConfiguration.neuralModelName)) is neither beside this program, in ../share/flightvoice/models, nor in its source tree; run make neural-model, or turn the neural check off (--no-neural-check, or neural-check = off in the settings file)", exitCode: .unavailable)
         }
         return folder
     }

@@ -26,7 +26,7 @@ enum ServeCommand: Command {
         .value("--lease-seconds", valueName: "N", help: "How long a worker's claim on a job lasts unless renewed; a dead server's jobs go to another after it (default 60)."),
         .value("--callback-timeout", valueName: "SECONDS", help: "How long a callback POST may take before it counts as failed and is retried (default 10)."),
         .value("--idle-timeout", valueName: "SECONDS", help: "Close connections idle this long, including clients stalled mid-request (default 30)."),
-        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.neuralCheck, RecognizerOptions.dictionary,
+        RecognizerOptions.model, RecognizerOptions.crossCheck, RecognizerOptions.noNeuralCheck, RecognizerOptions.dictionary,
     ]
     static let discussion = """
     Logs go to standard error, one logfmt line (key=value) per event: "event=start …" with what doctor checks,

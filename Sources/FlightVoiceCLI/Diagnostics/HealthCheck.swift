@@ -100,12 +100,15 @@ enum Diagnostics {
                 "models/\(RecognizerConfiguration.adaptedModelName) is neither beside this program, in ../share/flightvoice/models, nor in its source tree (telephone audio is then decoded with the chosen model)",
                 advice: "reinstall the package, or run make adapted-model in the source tree", exitCode: .unavailable))
         }
+        let checking = settings.asksNeuralCheck
         if let neural = neuralModelFolder() {
-            checks.append(HealthCheck("neural model", .ok, neural))
+            checks.append(HealthCheck("neural model", .ok, checking ? neural : "\(neural) (not asked: neural-check = off)",
+                                      facts: [("neural-check", settings[.neuralCheck].value)]))
         } else {
             checks.append(HealthCheck(
-                "neural model", .warning, "models/\(RecognizerConfiguration.neuralModelName) (\(RecognizerConfiguration.neuralModelFiles.joined(separator: ", "))) is neither beside this program, in ../share/flightvoice/models, nor in its source tree",
-                advice: "reinstall the package, or run make neural-model in the source tree"))
+                "neural model", checking ? .failed : .warning, "models/\(RecognizerConfiguration.neuralModelName) (\(RecognizerConfiguration.neuralModelFiles.joined(separator: ", "))) is neither beside this program, in ../share/flightvoice/models, nor in its source tree",
+                advice: "reinstall the package, or run make neural-model in the source tree" + (checking ? " (or set neural-check = off)" : ""),
+                exitCode: checking ? .unavailable : .success))
         }
         if !["stock", "adapted"].contains(chosen) {
             let source = settings[.model].source.description

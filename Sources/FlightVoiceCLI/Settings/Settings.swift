@@ -5,7 +5,9 @@ import HTTPServer
 
 /// A setting the settings file may hold; each is also a command-line flag of the commands that use it.
 enum SettingKey: String, CaseIterable, Sendable, Comparable {
-    case database, data, model, workers, host, port
+    case database, data, model
+    case neuralCheck = "neural-check"
+    case workers, host, port
     case tokenFile = "token-file"
     case awsCredentials = "aws-credentials"
     case microphone, speaker, voice
@@ -16,6 +18,7 @@ enum SettingKey: String, CaseIterable, Sendable, Comparable {
         case .database: "flight database: a SQLite file, or postgres://user@host:port/name"
         case .data: "the service's data folder (jobs, media, transcripts, S3 objects, generated secrets)"
         case .model: "acoustic model: stock, adapted, or a model folder"
+        case .neuralCheck: "ask the neural model (Whisper tiny.en) where the decision doubts: on or off"
         case .workers: "recognition workers, one recognizer each"
         case .host: "IP address the HTTP service listens on"
         case .port: "TCP port of the HTTP service"
@@ -34,6 +37,7 @@ enum SettingKey: String, CaseIterable, Sendable, Comparable {
         case .workers: ["workers", "jobs"]
         case .microphone: ["device", "no-microphone"]
         case .voice: ["no-voice"]
+        case .neuralCheck: ["no-neural-check"]
         default: [rawValue]
         }
     }
@@ -48,7 +52,7 @@ enum SettingKey: String, CaseIterable, Sendable, Comparable {
             return Self.portRange.contains(Int(value) ?? -1) ? nil : "takes a TCP port from \(Self.portRange.lowerBound) to \(Self.portRange.upperBound), not '\(value)'"
         case .host:
             return isIPAddressLiteral(Self.hostAddress(value)) ? nil : "takes an IP address such as 127.0.0.1 or ::1, not '\(value)'"
-        case .voice:
+        case .voice, .neuralCheck:
             return ["on", "off"].contains(value) ? nil : "takes on or off, not '\(value)'"
         case .model, .database, .data, .tokenFile, .awsCredentials, .microphone, .speaker:
             return nil
@@ -154,8 +158,8 @@ struct EffectiveSettings: Sendable {
     private static func flagValue(_ key: SettingKey, arguments: ParsedArguments) -> ResolvedSetting? {
         for flag in key.flagKeys {
             switch (key, flag) {
-            case (.microphone, "no-microphone"), (.voice, "no-voice"):
-                if arguments.has(flag) { return ResolvedSetting(value: key == .voice ? "off" : "none", source: .flag("--" + flag)) }
+            case (.microphone, "no-microphone"), (.voice, "no-voice"), (.neuralCheck, "no-neural-check"):
+                if arguments.has(flag) { return ResolvedSetting(value: key == .microphone ? "none" : "off", source: .flag("--" + flag)) }
             default:
                 if let value = arguments.value(flag) { return ResolvedSetting(value: value, source: .flag("--" + flag)) }
             }
@@ -177,9 +181,12 @@ struct EffectiveSettings: Sendable {
         case .tokenFile: (data as NSString).appendingPathComponent("api-token")
         case .awsCredentials: (data as NSString).appendingPathComponent("aws-credentials")
         case .microphone, .speaker: "default"
-        case .voice: "on"
+        case .voice, .neuralCheck: "on"
         }
     }
+
+    /// True when the decision asks the neural model where it doubts (`neural-check = on`, the default).
+    var asksNeuralCheck: Bool { self[.neuralCheck].value == "on" }
 
     /// The setting as a whole number within `range`; a bad flag value is a usage error (file values were checked
     /// when the file was read).

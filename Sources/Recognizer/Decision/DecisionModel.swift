@@ -122,6 +122,13 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         self.neuralCheck = neuralCheck
     }
 
+    /// This model deciding without its neural check (`--no-neural-check` while measuring the neural pass's readings).
+    public var withoutNeuralCheck: DecisionModel {
+        DecisionModel(inputNames: inputNames, means: means, scales: scales, weights: weights, intercept: intercept,
+                      acceptProbability: acceptProbability, confirmProbability: confirmProbability,
+                      agreementProbability: agreementProbability, crossCheck: crossCheck)
+    }
+
     /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
     public static let fileName = "decision-model.json"
 

@@ -13,7 +13,7 @@ public actor LiveRecognitionService {
     /// Loads the models and a grammar of `vocabulary`; throws `RecognizerError` naming a missing model file.
     public init(vocabulary: FlightVocabulary, configuration: RecognizerConfiguration = RecognizerConfiguration(),
                 live: LiveConfiguration = LiveConfiguration()) throws {
-        self.live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: vocabulary, configuration: configuration), configuration: live)
+        self.live = try LiveRecognizer(recognizer: FlightRecognizer(vocabulary: vocabulary, configuration: configuration.listeningAlone), configuration: live)
         executor = DedicatedThreadExecutor(name: "FlightVoice.live-recognizer")
     }
 
