@@ -187,8 +187,9 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
     lines = open(manifest).read().splitlines()
     header = lines[0].split("\t")
     rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
-    # Clips that name a flight, so that the free decode has a transcript of the usual length.
-    rows = [row for row in rows if row.get("flight")][:clips]
+    # Clips that name a flight, so that the free decode has a transcript of the usual length; 16 kHz ones, the only
+    # rate the CTranslate2 reference reads (a telephone clip would stop the whole run after its hour of decoding).
+    rows = [row for row in rows if row.get("flight") and summarize.clip_band(row["path"], folder) == "wide"][:clips]
     chosen = os.path.join(work, "neural-clips.tsv")
     with open(chosen, "w") as f:
         f.write(lines[0] + "\n")
