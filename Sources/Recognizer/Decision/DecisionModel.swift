@@ -34,7 +34,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     public let crossCheck: CrossCheck?
     /// Where the neural acoustic model's scoring of today's flights settles a "did you mean" or a refusal
     /// (`RecognizerConfiguration.neuralModel`); nil: it is not asked.
-    public let neuralCheck: NeuralCheck?
+    public private(set) var neuralCheck: NeuralCheck?
 
     /// When the flight is answered because a second acoustic model, decoding the same audio with all its passes and
     /// deciding with its own decision model, heard the same flight and is sure enough of it. Unlike the agreement of
@@ -124,9 +124,9 @@ public struct DecisionModel: Sendable, Hashable, Codable {
 
     /// This model deciding without its neural check (`--no-neural-check` while measuring the neural pass's readings).
     public var withoutNeuralCheck: DecisionModel {
-        DecisionModel(inputNames: inputNames, means: means, scales: scales, weights: weights, intercept: intercept,
-                      acceptProbability: acceptProbability, confirmProbability: confirmProbability,
-                      agreementProbability: agreementProbability, crossCheck: crossCheck)
+        var model = self
+        model.neuralCheck = nil
+        return model
     }
 
     /// The file in an acoustic model's folder that holds the decision model fitted on that model's decodes.
