@@ -112,16 +112,19 @@ final class PassUtterance {
         return name
     }
 
-    /// Adds the `words` missing from the dictionary, with pronunciations from `pronunciations`, or derived and
-    /// recorded there.
+    /// Adds the `words` missing from the decoder: those of its dictionary file with their phones there, the others
+    /// with pronunciations from `pronunciations`, or derived and recorded there.
     func addMissing(_ words: [String], pronunciations: inout [String: String]) throws {
         var added: [String: String] = [:]
-        let missing = words.filter { decoder.pronunciation(of: $0) == nil }
+        let fromDictionary = decoder.dictionaryWordsToAdd(words)
+        let known = Set(fromDictionary.map(\.word))
+        let missing = words.filter { !known.contains($0) && decoder.pronunciation(of: $0) == nil }
         for word in missing {
-            added[word] = pronunciations[word] ?? Pronouncer.phones(for: word) { decoder.pronunciation(of: $0) }
+            added[word] = pronunciations[word] ?? Pronouncer.phones(for: word) { decoder.knownPronunciation(of: $0) }
         }
-        for (index, word) in missing.enumerated() {
-            try decoder.addWord(word, phones: added[word]!, update: index == missing.count - 1)
+        let adding = fromDictionary + missing.map { ($0, added[$0]!) }
+        for (index, entry) in adding.enumerated() {
+            try decoder.addWord(entry.word, phones: entry.phones, update: index == adding.count - 1)
         }
         pronunciations.merge(added) { _, new in new }
     }

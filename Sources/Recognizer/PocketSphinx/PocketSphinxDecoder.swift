@@ -11,6 +11,8 @@ final class PocketSphinxDecoder {
     /// The `strdup`ed argument strings `cmd_ln_parse_r` read; kept alive as long as the decoder.
     private var argumentStrings: [UnsafeMutablePointer<CChar>?]
     private let verbose: Bool
+    /// The dictionary named by `-dict`, which the decoder loaded slim (see `PronunciationDictionary`).
+    private let dictionary: PronunciationDictionary?
 
     /// A word of a hypothesis with its frame range (100 frames per second) and acoustic score.
     struct Segment {
@@ -27,8 +29,10 @@ final class PocketSphinxDecoder {
     /// Builds a decoder from `-name value` pairs; throws with the library's messages when it refuses them.
     init(arguments: [(String, String)], verbose: Bool) throws {
         self.verbose = verbose
+        let dictionary = try arguments.first { $0.0 == "-dict" }.map { try PronunciationDictionary.shared(path: $0.1) }
+        self.dictionary = dictionary
         var strings: [UnsafeMutablePointer<CChar>?] = [strdup("flightvoice")]
-        for (name, value) in arguments {
+        for (name, value) in arguments.map({ $0.0 == "-dict" ? ($0.0, dictionary!.decoderPath) : $0 }) {
             strings.append(strdup(name))
             strings.append(strdup(value))
         }
@@ -88,6 +92,22 @@ final class PocketSphinxDecoder {
             guard let phones = ps_lookup_word(handle, word) else { return nil }
             defer { free(phones) }
             return String(cString: phones)
+        }
+    }
+
+    /// `word`'s pronunciation in the decoder's dictionary, or else in the whole dictionary file it was given (not yet
+    /// added to the decoder: see `PronunciationDictionary`).
+    func knownPronunciation(of word: String) -> String? {
+        pronunciation(of: word) ?? dictionary?.pronunciation(of: word)
+    }
+
+    /// Of `words`, those the decoder lacks but its dictionary file defines, with their phones: what `addWord` must add
+    /// before a grammar of them compiles.
+    func dictionaryWordsToAdd(_ words: [String]) -> [(word: String, phones: String)] {
+        guard let dictionary, dictionary.isSlim else { return [] }
+        return words.compactMap { word in
+            guard pronunciation(of: word) == nil, let phones = dictionary.pronunciation(of: word) else { return nil }
+            return (word, phones)
         }
     }
 
