@@ -6,13 +6,15 @@
 public final class StandaloneGrammarPass {
     private let pass: GrammarPass
 
-    /// Loads the models as `configuration` says and installs `jsgf`, adding `pronunciations` (word → phones) for its
-    /// words the dictionary lacks (what `flightvoice recognize --write-grammar` writes).
+    /// Loads the models as `configuration` says and installs `jsgf` with its words, adding `pronunciations` (word →
+    /// phones) for those the dictionary lacks (what `flightvoice recognize --write-grammar` writes).
     public init(jsgf: String, pronunciations: [String: String], configuration: RecognizerConfiguration) throws {
         try configuration.validate()
-        pass = GrammarPass(decoder: try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose))
+        let decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: configuration.verbose)
+        let words = Set(try decoder.libraryAutomaton(of: jsgf, name: "words").wordGraph?.words ?? []).union(pronunciations.keys)
+        pass = GrammarPass(decoder: decoder)
         var added = pronunciations
-        try pass.utterance.install(jsgf, words: pronunciations.keys.sorted(), pronunciations: &added)
+        try pass.utterance.install(jsgf, words: words.sorted(), pronunciations: &added)
     }
 
     /// The words heard in `samples` (16 kHz mono) as one whole utterance, decoded as `FlightRecognizer` decodes it:
