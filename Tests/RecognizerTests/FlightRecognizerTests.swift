@@ -373,7 +373,7 @@ struct FlightRecognizerTests {
         let configuration = RecognizerConfiguration()
         let decoder = try PocketSphinxDecoder(arguments: configuration.commonArguments, verbose: false)
         #expect {
-            try decoder.addWord("zzqxw", phones: "QQ ZZ", update: true)
+            try decoder.addWords([("zzqxw", "QQ ZZ")])
         } throws: { error in
             guard let error = error as? RecognizerError else { return false }
             return error.operation == "add word to dictionary" && !error.libraryMessages.isEmpty

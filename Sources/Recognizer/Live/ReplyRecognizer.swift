@@ -34,10 +34,7 @@ final class ReplyRecognizer {
         phoneLoop = PassUtterance(decoder: try PocketSphinxDecoder(arguments: configuration.phoneLoopArguments, verbose: configuration.verbose))
         let alternatives = Self.phrases.map(\.words).joined(separator: " | ")
         let words = Set(Self.phrases.flatMap { $0.words.split(separator: " ").map(String.init) })
-        let fromDictionary = decoder.dictionaryWordsToAdd(words.sorted())
-        for (index, entry) in fromDictionary.enumerated() {
-            try decoder.addWord(entry.word, phones: entry.phones, update: index == fromDictionary.count - 1)
-        }
+        try decoder.addWords(decoder.dictionaryWordsToAdd(words.sorted()))
         for word in words.sorted() where decoder.pronunciation(of: word) == nil {
             throw RecognizerError(operation: "load reply words", context: "'\(word)' is missing from the dictionary")
         }

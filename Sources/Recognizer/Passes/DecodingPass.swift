@@ -122,10 +122,7 @@ final class PassUtterance {
         for word in missing {
             added[word] = pronunciations[word] ?? Pronouncer.phones(for: word) { decoder.knownPronunciation(of: $0) }
         }
-        let adding = fromDictionary + missing.map { ($0, added[$0]!) }
-        for (index, entry) in adding.enumerated() {
-            try decoder.addWord(entry.word, phones: entry.phones, update: index == adding.count - 1)
-        }
+        try decoder.addWords(fromDictionary + missing.map { ($0, added[$0]!) })
         pronunciations.merge(added) { _, new in new }
     }
 

@@ -101,7 +101,7 @@ final class PocketSphinxDecoder {
         pronunciation(of: word) ?? dictionary?.pronunciation(of: word)
     }
 
-    /// Of `words`, those the decoder lacks but its dictionary file defines, with their phones: what `addWord` must add
+    /// Of `words`, those the decoder lacks but its dictionary file defines, with their phones: what `addWords` must add
     /// before a grammar of them compiles.
     func dictionaryWordsToAdd(_ words: [String]) -> [(word: String, phones: String)] {
         guard let dictionary, dictionary.isSlim else { return [] }
@@ -111,9 +111,13 @@ final class PocketSphinxDecoder {
         }
     }
 
-    /// Adds `word` with `phones` to the dictionary; `update` rebuilds the active search (pass true for the last one).
-    func addWord(_ word: String, phones: String, update: Bool) throws {
-        try check("add word to dictionary", context: "\(word) = \(phones)") { ps_add_word(handle, word, phones, update ? 1 : 0) }
+    /// Adds each word with its phones to the dictionary, rebuilding the active search after the last.
+    func addWords(_ entries: [(word: String, phones: String)]) throws {
+        for (index, entry) in entries.enumerated() {
+            try check("add word to dictionary", context: "\(entry.word) = \(entry.phones)") {
+                ps_add_word(handle, entry.word, entry.phones, index == entries.count - 1 ? 1 : 0)
+            }
+        }
     }
 
     /// Compiles `jsgf` as a new search called `name` and makes it the active search. With `minimized`, the automaton

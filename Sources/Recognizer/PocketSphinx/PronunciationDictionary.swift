@@ -7,16 +7,14 @@ import Synchronization
 /// and a recognizer holds a dozen decoders while the grammars use a few hundred words. So each decoder is given only
 /// the words with alternate pronunciations (the library cannot add an alternate at run time: `ps_add_word` refuses
 /// "forty(2)"), 16,926 lines of Debian's; every other word a grammar needs is added from here, with the same phones,
-/// when the grammar is installed (`DecodingPass.addMissing`).
+/// when the grammar is installed (`PassUtterance.addMissing`).
 ///
 /// The slim copy is an unlinked temporary file read through `/proc/self/fd`: nothing is left on disk, and it lives as
 /// long as the process. Where no temporary file can be written, decoders load the whole dictionary as before.
 ///
 /// Thread rule: immutable after loading; `Sendable`.
 final class PronunciationDictionary: Sendable {
-    /// The dictionary file's path.
-    let path: String
-    /// What decoders load as their dictionary: the slim copy, or `path` when none could be written.
+    /// What decoders load as their dictionary: the slim copy, or the whole file when none could be written.
     let decoderPath: String
     /// Each word's first pronunciation (space-separated phones), as the library reads the file: the first definition
     /// of a word wins.
@@ -25,7 +23,6 @@ final class PronunciationDictionary: Sendable {
     private let slimDescriptor: Int32
 
     private init(path: String) throws {
-        self.path = path
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
