@@ -34,10 +34,11 @@ final class ReplyRecognizer {
         phoneLoop = PassUtterance(decoder: try PocketSphinxDecoder(arguments: configuration.phoneLoopArguments, verbose: configuration.verbose))
         let alternatives = Self.phrases.map(\.words).joined(separator: " | ")
         let words = Set(Self.phrases.flatMap { $0.words.split(separator: " ").map(String.init) })
-        try decoder.addWords(decoder.dictionaryWordsToAdd(words.sorted()))
-        for word in words.sorted() where decoder.pronunciation(of: word) == nil {
+        let missing = decoder.missingWords(words.sorted())
+        if let word = missing.unknown.first {
             throw RecognizerError(operation: "load reply words", context: "'\(word)' is missing from the dictionary")
         }
+        try decoder.addWords(missing.inDictionary)
         // A handful of words: nothing to save, and the reply thresholds were chosen on the library's own automaton.
         try decoder.useGrammar("#JSGF V1.0;\ngrammar reply;\npublic <reply> = \(alternatives);\n", name: "reply", minimized: false)
         replies = PassUtterance(decoder: decoder)

@@ -116,13 +116,11 @@ final class PassUtterance {
     /// with pronunciations from `pronunciations`, or derived and recorded there.
     func addMissing(_ words: [String], pronunciations: inout [String: String]) throws {
         var added: [String: String] = [:]
-        let fromDictionary = decoder.dictionaryWordsToAdd(words)
-        let known = Set(fromDictionary.map(\.word))
-        let missing = words.filter { !known.contains($0) && decoder.pronunciation(of: $0) == nil }
-        for word in missing {
+        let missing = decoder.missingWords(words)
+        for word in missing.unknown {
             added[word] = pronunciations[word] ?? Pronouncer.phones(for: word) { decoder.knownPronunciation(of: $0) }
         }
-        try decoder.addWords(fromDictionary + missing.map { ($0, added[$0]!) })
+        try decoder.addWords(missing.inDictionary + missing.unknown.map { ($0, added[$0]!) })
         pronunciations.merge(added) { _, new in new }
     }
 

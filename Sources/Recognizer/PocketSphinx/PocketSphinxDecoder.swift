@@ -101,14 +101,14 @@ final class PocketSphinxDecoder {
         pronunciation(of: word) ?? dictionary?.pronunciation(of: word)
     }
 
-    /// Of `words`, those the decoder lacks but its dictionary file defines, with their phones: what `addWords` must add
-    /// before a grammar of them compiles.
-    func dictionaryWordsToAdd(_ words: [String]) -> [(word: String, phones: String)] {
-        guard let dictionary, dictionary.isSlim else { return [] }
-        return words.compactMap { word in
-            guard pronunciation(of: word) == nil, let phones = dictionary.pronunciation(of: word) else { return nil }
-            return (word, phones)
+    /// Of `words`, those the decoder lacks: with their phones where its dictionary file defines them (what `addWords`
+    /// must add before a grammar of them compiles), else unknown.
+    func missingWords(_ words: [String]) -> (inDictionary: [(word: String, phones: String)], unknown: [String]) {
+        var inDictionary: [(word: String, phones: String)] = [], unknown: [String] = []
+        for word in words where pronunciation(of: word) == nil {
+            if let phones = dictionary?.pronunciation(of: word) { inDictionary.append((word, phones)) } else { unknown.append(word) }
         }
+        return (inDictionary, unknown)
     }
 
     /// Adds each word with its phones to the dictionary, rebuilding the active search after the last.

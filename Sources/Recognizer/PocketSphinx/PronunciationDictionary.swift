@@ -66,7 +66,7 @@ final class PronunciationDictionary: Sendable {
     /// `word`'s first pronunciation, or nil when the dictionary lacks it.
     func pronunciation(of word: String) -> String? { firstPronunciations[word] }
 
-    /// True when decoders load the slim copy, so that words must be added from here.
+    /// True when decoders load the slim copy rather than the whole file.
     var isSlim: Bool { slimDescriptor >= 0 }
 
     /// "forty" for "forty(2)"; nil for a word that is no alternate.
