@@ -111,7 +111,7 @@ let package = Package(
         // Running a program to its end from a test (the fitting scripts, boto3, a second server).
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore", "ProcessTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore", "NeuralFlightScoring", "Whisper", "ProcessTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WhisperTests", dependencies: ["Whisper", "AudioInput", "ProcessTestSupport"]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),

@@ -51,4 +51,10 @@ public struct FlightCandidateTrees: Sendable {
         return Plan(trie: carrier.ending == CarrierPhrase.questionEnding ? questions : statements, carrier: carrier,
                     prefix: tokenizer.encode(" " + carrier.before))
     }
+
+    /// False when a free transcript beginning with `start` will get the bare statements' plan however it ends
+    /// (`CarrierPhrase.mayMatch`): then that tree can be scored while the free decode goes on.
+    public func mayNeedCarrier(freeTranscriptStart start: String) -> Bool {
+        CarrierPhrase.mayMatch(freeTranscriptStart: start, among: carrierPhrases)
+    }
 }

@@ -97,6 +97,23 @@ public struct CarrierPhrase: Sendable, Hashable {
         return CarrierPhrase(before: best.written, ending: ending)
     }
 
+    /// Whether a free transcript that begins with `start` (its last word perhaps unfinished) may still start with one
+    /// of `phrases` or with "flight", however it goes on; false means `matching` will find none in the whole transcript.
+    /// Lets the free decode's tokens ride in the walk of the bare candidates before it has finished.
+    public static func mayMatch(freeTranscriptStart start: String, among phrases: [CarrierPhrase]) -> Bool {
+        let words = comparableWords(start)
+        let phrasesInWords = phrases.map { comparableWords($0.before) } + [[SpokenVocabulary.flightWord]]
+        return phrasesInWords.contains { phrase in
+            guard !phrase.isEmpty else { return false }
+            for (index, word) in words.enumerated() {
+                guard index < phrase.count else { return true }
+                let isLast = index == words.count - 1
+                guard isLast ? phrase[index].hasPrefix(word) : phrase[index] == word else { return false }
+            }
+            return true
+        }
+    }
+
     /// Lower-case words without punctuation, apostrophes dropped: "What's the gate, for" → ["whats", "the", "gate", "for"].
     private static func comparableWords(_ text: String) -> [String] {
         text.lowercased().filter { $0 != "'" && $0 != "’" }

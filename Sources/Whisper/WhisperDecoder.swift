@@ -183,16 +183,10 @@ extension WhisperModel {
     /// `maximumTokenCount` tokens. Returns the text tokens (neither the prefix nor `<|endoftext|>`).
     public func greedyTokens(_ encoding: WhisperEncoding, prefix: [Int] = WhisperTokens.startSequence,
                              maximumTokenCount: Int = 64) -> [Int] {
-        var step = feed(encoding, tokens: prefix)
-        var tokens: [Int] = []
-        while tokens.count < maximumTokenCount && step.states[0].length < dimensions.textContextLength {
-            let row = step.logProbabilities.row(0)
-            let best = row.indices.max { row[$0] < row[$1] }! - row.startIndex
-            if best == WhisperTokens.endOfText { break }
-            tokens.append(best)
-            step = self.step(encoding, states: step.states, tokens: [best])
-        }
-        return tokens
+        var decode = GreedyFreeDecode(after: feed(encoding, tokens: prefix), maximumTokenCount: maximumTokenCount,
+                                      contextLength: dimensions.textContextLength)
+        decode.finish(with: self, encoding)
+        return decode.tokens
     }
 
     /// Masked (causal) self-attention with cached keys and values: writes this position's key and value into the new
@@ -256,6 +250,54 @@ extension WhisperModel {
             }
         }
         return weights.output(mixed)
+    }
+}
+
+/// Greedy free decoding taken one step at a time, so that a caller can feed its next token in a batch of other
+/// hypotheses (say, a walk of today's candidates) instead of in a decoder step of its own: `pending` is the token to
+/// feed and the hypothesis to feed it to, `advance` takes the distribution that followed.
+///
+/// Thread rule: a value; use it on one thread.
+public struct GreedyFreeDecode: Sendable {
+    /// The text tokens chosen so far (no prefix, no `<|endoftext|>`).
+    public private(set) var tokens: [Int] = []
+    /// The token chosen last and the hypothesis before it; nil once the decode has finished.
+    public private(set) var pending: (state: WhisperDecoderState, token: Int)?
+    private let maximumTokenCount: Int
+    private let contextLength: Int
+
+    /// Starts from the step after the prefix (its row `row`): chooses the first token.
+    public init(after step: WhisperDecoderStep, row: Int = 0, maximumTokenCount: Int, contextLength: Int) {
+        self.maximumTokenCount = maximumTokenCount
+        self.contextLength = contextLength
+        choose(after: step.states[row], step, row: row)
+    }
+
+    /// True once `<|endoftext|>` came, or the token limit or the decoder's context was reached.
+    public var isFinished: Bool { pending == nil }
+
+    /// Takes the step that fed `pending` (its row `row`) and chooses the next token.
+    public mutating func advance(with step: WhisperDecoderStep, row: Int = 0) {
+        precondition(pending != nil, "the free decode has finished")
+        choose(after: step.states[row], step, row: row)
+    }
+
+    /// Feeds the remaining tokens one decoder step each, until the decode finishes.
+    public mutating func finish(with model: WhisperModel, _ encoding: WhisperEncoding) {
+        while let pending {
+            advance(with: model.step(encoding, states: [pending.state], tokens: [pending.token]))
+        }
+    }
+
+    private mutating func choose(after state: WhisperDecoderState, _ step: WhisperDecoderStep, row: Int) {
+        pending = nil
+        guard tokens.count < maximumTokenCount, state.length < contextLength else { return }
+        let distribution = step.logProbabilities.row(row)
+        let best = distribution.indices.max { distribution[$0] < distribution[$1] }! - distribution.startIndex
+        guard best != WhisperTokens.endOfText else { return }
+        tokens.append(best)
+        // The last token a limit allows is not fed: nothing would be chosen after it.
+        if tokens.count < maximumTokenCount, state.length + 1 < contextLength { pending = (state, best) }
     }
 }
 

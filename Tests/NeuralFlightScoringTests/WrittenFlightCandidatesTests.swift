@@ -162,6 +162,31 @@ struct CarrierMatchingTests {
         #expect(CarrierPhrase.matching(freeTranscript: transcript, among: Self.phrases) == nil)
     }
 
+    @Test("every start of a transcript with a phrase may still match; a start no phrase begins with never does", arguments: [
+        " What's the gate for Alex 40?", " what's the gate for flight LX 40", "Flight LX 40.", " Where's Swiss 40?", " I'm on L.A.H. for 100.",
+        " Is LX 40 on time?", " What is the gate, for BA 287?", " Um, LX 40.", " LX 40.", " Alex 40", " Gates of LX 40", " Whatever LX 40?",
+        " I X 40.", " Speedbird 287.", " Swiss 40.",
+    ])
+    func startMayMatch(transcript: String) {
+        let matches = CarrierPhrase.matching(freeTranscript: transcript, among: Self.phrases) != nil
+        let starts = transcript.indices.map { String(transcript[..<$0]) } + [transcript]
+        let undecided = starts.prefix { CarrierPhrase.mayMatch(freeTranscriptStart: $0, among: Self.phrases) }
+        if matches {
+            #expect(undecided.count == starts.count, "\"\(starts[min(undecided.count, starts.count - 1)])\" ruled the phrase out")
+        } else {
+            #expect(undecided.count < starts.count, "no start of \"\(transcript)\" ruled a phrase out")
+        }
+        #expect(CarrierPhrase.mayMatch(freeTranscriptStart: "", among: Self.phrases))
+    }
+
+    @Test("a start rules the phrases out at its first word no phrase begins with", arguments: [
+        (" Alex 40", " A"), (" LX 40.", " L"), (" Speedbird 287.", " Sp"), (" Gates of LX 40", " Gates"), (" Whatever LX 40?", " Whate"),
+    ])
+    func ruledOutAt(transcript: String, start: String) {
+        let starts = transcript.indices.map { String(transcript[..<$0]) } + [transcript]
+        #expect(starts.first { !CarrierPhrase.mayMatch(freeTranscriptStart: $0, among: Self.phrases) } == start)
+    }
+
     @Test("a carrier's tokens then the bare candidate's are the tokens of the whole text, for every grammar phrase")
     func tokensConcatenate() {
         let day = SeedDay.day

@@ -1,7 +1,9 @@
 import FlightCore
 import Foundation
+import NeuralFlightScoring
 @testable import Recognizer
 import Testing
+import Whisper
 
 /// The neural pass on real audio with the real weights (`make neural-model` puts them in models/whisper-tiny.en; `make
 /// test` runs it first): today's flights scored against spoken fixtures, and the reading the decision gets.
@@ -50,6 +52,28 @@ struct NeuralPassTests {
         let exit = try pass.read(try TestFlights.samples("where-exit.wav"), grammarFlight: nil)
         #expect(exit.grammarFlightRank == nil)
         #expect(exit.score < lx40.score, "\"\(exit.freeTranscript)\" scored \(exit.score) as \(exit.text)")
+    }
+
+    @Test("a free decode riding in the walk's batches writes what it writes alone, and the walk scores the same with it")
+    func freeDecodeRides() throws {
+        let parts = try NeuralModelParts.shared(folder: try #require(Self.folder), blasThreadCount: 1)
+        let model = parts.model
+        let audio = try TestFlights.samples("speedbird287.wav").map { Float($0) / 32_768 }
+        let encoding = model.encode(LogMelSpectrogram(samples: audio, frameCount: LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: 1)))
+        let alone = model.greedyTokens(encoding)
+        let start = model.feed(encoding, tokens: WhisperTokens.startSequence)
+        let trie = FlightCandidateTrees(flights: TestFlights.vocabulary.flights, airlines: TestFlights.vocabulary.airlines,
+                                        tokenizer: parts.tokenizer, carrierPhrases: []).statements
+        let without = try TrieScorer().score(trie, with: WhisperNextTokenScorer(model: model, encoding: encoding, startStep: start))
+        let riding = WhisperNextTokenScorer(model: model, encoding: encoding, startStep: start, freeDecode: GreedyFreeDecode(
+            after: start, maximumTokenCount: 64, contextLength: model.dimensions.textContextLength))
+        let with = try TrieScorer().score(trie, with: riding)
+        #expect((riding.freeDecode?.tokens.count ?? 0) > 1, "the walk carried the free decode's steps")
+        #expect(riding.finishFreeDecode() == alone)
+        #expect(parts.tokenizer.decode(alone).lowercased().contains("speedbird"), "\(parts.tokenizer.decode(alone))")
+        #expect(with.candidates.count == without.candidates.count)
+        let scores = Dictionary(uniqueKeysWithValues: without.candidates.map { ($0.index, $0.score) })
+        #expect(with.candidates.allSatisfy { abs($0.score - (scores[$0.index] ?? .infinity)) < 1e-4 })
     }
 
     @Test("a new day's flights replace the candidates")

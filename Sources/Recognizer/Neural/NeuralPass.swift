@@ -4,9 +4,11 @@ import NeuralFlightScoring
 import Synchronization
 import Whisper
 
-/// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once, then scores
+/// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once and scores
 /// every written form of today's flights against the same encoding (`FlightCandidateTrees`, walked by `TrieScorer`),
-/// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks first as a `DecisionFeatures.NeuralReading`.
+/// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks
+/// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the walks' batches once its start
+/// shows it names no carrier phrase (`WhisperNextTokenScorer`).
 ///
 /// Thread rule: not `Sendable` (it holds today's candidate trees, rebuilt by `load`); one thread at a time, like the
 /// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
@@ -46,11 +48,16 @@ final class NeuralPass {
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
         let tokenLimit = min(configuration.maximumFreeTokens,
                              configuration.freeTokensBase + Int(configuration.freeTokensPerSecond * Double(samples.count) / 16_000))
-        let freeTokens = parts.model.greedyTokens(encoding, maximumTokenCount: tokenLimit)
-        let freeTranscript = parts.tokenizer.decode(freeTokens).trimmingCharacters(in: .whitespaces)
-        let plan = trees.plan(forFreeTranscript: freeTranscript)
+        let startStep = parts.model.feed(encoding, tokens: WhisperTokens.startSequence)
+        var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: tokenLimit, contextLength: parts.model.dimensions.textContextLength)
+        // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
+        // decides the tree and what to feed before it; past that, its tokens ride in the walk's batches.
+        while let pending = freeDecode.pending, trees.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
+            freeDecode.advance(with: parts.model.step(encoding, states: [pending.state], tokens: [pending.token]))
+        }
+        let plan = trees.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
-        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding)
+        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode)
         let result: TrieScoringResult
         var offList: ScoredFlight?
         do {
@@ -62,6 +69,7 @@ final class NeuralPass {
         } catch {
             throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
         }
+        let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
         let best = result.best
         return DecisionFeatures.NeuralReading(
             flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
@@ -69,6 +77,10 @@ final class NeuralPass {
             grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
             freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight,
             offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } })
+    }
+
+    private func transcript(_ tokens: [Int]) -> String {
+        parts.tokenizer.decode(tokens).trimmingCharacters(in: .whitespaces)
     }
 }
 
