@@ -90,7 +90,7 @@ do {
     FileHandle.standardError.write(Data("whisper-benchmark: \(error)\n".utf8))
     exit(66)
 }
-print("clip: \(options.clip), \(String(format: "%.2f", Double(samples.count) / 16000)) s; BLAS threads: \(options.threads); best of \(options.repeats)")
+print("clip: \(options.clip), \(String(format: "%.2f", Double(samples.count) / 16000)) s; BLAS threads: \(options.threads), kernels: \(BLAS.coreName); best of \(options.repeats)")
 print("model load: \(format((wallSeconds() - loadWall) * 1000)) ms wall, \(format((cpuSeconds() - loadCPU) * 1000)) ms CPU")
 
 let utteranceFrames = LogMelSpectrogram.frameCount(forSampleCount: samples.count)

@@ -185,12 +185,13 @@ struct LayerNorm: Sendable {
 
 /// The BLAS calls, and the process's BLAS thread count.
 ///
-/// Thread rule: the products may run on any number of threads at once; the thread count is one setting for the
-/// whole process, best set once before workers start.
+/// Thread rule: the products may run on any number of threads at once; the thread count and the kernels
+/// (`coreName`) are one setting for the whole process, made once before workers start.
 public enum BLAS {
     /// Sets OpenBLAS's thread count for the whole process. Workers are the parallelism, so one thread each is the
     /// default (`WhisperModel` sets it when loaded); two workers with two BLAS threads each oversubscribe two cores.
     public static func setThreadCount(_ count: Int) {
+        _ = coreName
         openblas_set_num_threads(Int32(max(1, count)))
     }
 
