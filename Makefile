@@ -24,7 +24,7 @@ BINARY := .build/release/flightvoice
 # binary's install and the package; never fetched at run time.
 WHISPER_MODEL := models/whisper-tiny.en
 
-.PHONY: run test test-deps deps neural-model build release eval clean install install-files installable uninstall deb lint-deb training-tools training-set human-set benchmarks benchmarks-speed adapted-model
+.PHONY: run test test-deps deps neural-model build release eval clean install install-files installable uninstall deb lint-deb training-tools training-set human-set benchmarks benchmarks-speed benchmarks-neural-cost adapted-model
 
 run: deps release
 	$(BINARY) db status
@@ -162,7 +162,7 @@ human-set: training-set
 # `make training-set`; the corpus is only measured). Decodes about 1,700 clips with each acoustic model (the Ablation section;
 # make-benchmarks.py --no-ablation skips the second): about 40 minutes on two idle cores.
 # The speed part compares with Debian's pocketsphinx_batch; `make benchmarks-speed` measures only that (a few minutes)
-# and replaces the Speed section of BENCHMARKS.md.
+# and replaces the Speed section of BENCHMARKS.md; `make benchmarks-neural-cost` likewise the neural pass's cost.
 BENCHMARK_PACKAGES := pocketsphinx sox
 benchmarks: release
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"
@@ -171,6 +171,9 @@ benchmarks: release
 benchmarks-speed: release
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"
 	scripts/benchmarks/make-benchmarks.py --speed-only --training-set $(TRAINING_SET)
+
+benchmarks-neural-cost: release
+	scripts/benchmarks/make-benchmarks.py --neural-cost-only --training-set $(TRAINING_SET)
 
 # The acoustic model adapted on training voices (scripts/acoustic-model/adapt-model.py), rebuilt from scratch. The
 # committed models/en-us-flightvoice is made from the human + synthetic training rows (make human-set first):

@@ -3,7 +3,7 @@
 each decision is taken, the decision model's calibration, and speed. `make benchmarks` runs it.
 
   make-benchmarks.py [--corpus DIR] [--training-set DIR] [--human-set DIR] [--every N] [--out BENCHMARKS.md]
-                     [--speed-only] [--speed-manifest TSV] [--speed-clips N] [--neural-clips N] [--jobs N]
+                     [--speed-only | --neural-cost-only] [--speed-manifest TSV] [--speed-clips N] [--neural-clips N] [--jobs N]
 
 --corpus: a folder with manifest.tsv and schedule.csv (default ../shared/corpus); its schedule is imported into a
 fresh database that also holds the seeded day, as docs/accuracy-and-decisions.md says. It is only measured, never fitted on.
@@ -22,7 +22,8 @@ model's top flight answered wherever it read the clip) and fused (the default de
 speaker, with the fused decision's reliability; then the pass's own cost on the first --neural-clips clips naming a
 flight of the speed manifest: `whisper-benchmark` (a release build) against `scripts/neural-model/ctranslate2-benchmark.py`
 in .build/whisper-reference-venv (made as Tests/WhisperTests make it when missing: pip installs CTranslate2), and
-`flightvoice eval --jobs 1` without and with `--neural`.
+`flightvoice eval --jobs 1` without and with `--neural`. --neural-cost-only measures just that and replaces its
+section of --out.
 """
 import argparse, atexit, os, re, shutil, subprocess, sys, tempfile, time
 
@@ -51,6 +52,7 @@ def run(args, env=None, timed=False):
     user, system, rss = re.search(r"TIME (\S+) (\S+) (\S+)", done.stderr).groups()
     return done.stdout, float(user) + float(system), int(rss) / 1024
 
+NEURAL_COST_HEADING = "### The neural pass's cost"
 DECODER_BENCHMARK = os.path.join(ROOT, ".build", "release", "decoder-benchmark")
 MODEL = "/usr/share/pocketsphinx/model/en-us"
 ACOUSTIC_MODEL, MODEL_FLAGS = STOCK_ACOUSTIC_MODEL, []
@@ -226,7 +228,7 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
         return f"{sum(values) / len(values):.1f}" if values else "–"
     def peak(measures): return f"{max(m['rss'] for m in measures):.0f}"
     relative = os.path.relpath(manifest, ROOT) if os.path.abspath(manifest).startswith(ROOT) else manifest
-    text = [f"Measured on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
+    text = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
             f"each on average), one thread, load average {min(loads):.1f}–{max(loads):.1f}. Each stage is the best of "
             f"{repeats} runs in CPU milliseconds (`whisper-benchmark` times its free decodes once and its 30 s encoder "
             f"{'once' if repeats // 2 <= 1 else f'{repeats // 2} times'}), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
@@ -257,11 +259,12 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
     return text
 
 def replace_section(path, heading, lines):
-    """Replaces the section under `heading` (up to the next `## `) in the file at `path` with `lines`."""
+    """Replaces the section under `heading` (up to the next heading of its level or above) in the file at `path` with `lines`."""
     text = open(path).read()
     start = text.index(heading + "\n")
-    end = text.find("\n## ", start + len(heading))
-    end = len(text) if end < 0 else end + 1
+    level = len(heading.split(" ")[0])
+    following = re.compile(r"\n#{1,%d} " % level).search(text, start + len(heading))
+    end = following.start() + 1 if following else len(text)
     with open(path, "w") as f:
         f.write(text[:start] + heading + "\n\n" + "\n".join(lines) + "\n\n" + text[end:])
 
@@ -328,7 +331,7 @@ def print_neural_section(calibrated, telephone, sets, cost):
         routed.append((name, summarize.with_manifest(rows, manifest)))
     summarize.neural_section(routed, variants, fused if checks else grammar, summarize.BandProbability(models),
                              "fused decision" if checks else "default decision (grammar only)")
-    print("### The neural pass's cost\n")
+    print(NEURAL_COST_HEADING + "\n")
     print("\n".join(cost))
 
 def main():
@@ -340,6 +343,7 @@ def main():
     parser.add_argument("--every", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "BENCHMARKS.md"))
     parser.add_argument("--speed-only", action="store_true", help="measure speed only and replace the Speed section of --out")
+    parser.add_argument("--neural-cost-only", action="store_true", help="measure the neural pass's cost only and replace its section of --out")
     parser.add_argument("--speed-manifest", help="clips for speed (default: the held-out dev split, else the samples)")
     parser.add_argument("--speed-clips", type=int, default=40)
     parser.add_argument("--neural-clips", type=int, default=5, help="clips on which the neural pass's cost is measured (the Neural pass section)")
@@ -351,7 +355,7 @@ def main():
     global ACOUSTIC_MODEL, MODEL_FLAGS, JOBS
     JOBS = options.jobs
     # Before the hour of decoding: every program the sections run.
-    needed = [BINARY, DECODER_BENCHMARK] + ([] if options.speed_only else [WHISPER_BENCHMARK])
+    needed = [BINARY] + ([] if options.neural_cost_only else [DECODER_BENCHMARK]) + ([] if options.speed_only else [WHISPER_BENCHMARK])
     missing = [path for path in needed if not os.access(path, os.X_OK)]
     if missing: sys.exit(f"{', '.join(missing)} missing: `make release` (swift build -c release) builds them")
     if not options.speed_only: reference_python()
@@ -368,6 +372,10 @@ def main():
     if options.speed_only:
         replace_section(options.out, "## Speed", speed_section(speed_manifest, options.speed_clips, seed, work))
         print(f"updated the Speed section of {options.out}")
+        return
+    if options.neural_cost_only:
+        replace_section(options.out, NEURAL_COST_HEADING, neural_cost_section(speed_manifest, options.neural_clips, seed, work))
+        print(f"updated the neural pass's cost in {options.out}")
         return
     sets, notes, ablation_sets = [], [], []
     adapted = os.path.join(ROOT, "models", "en-us-flightvoice")
