@@ -54,7 +54,8 @@ let package = Package(
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, matrix products on OpenBLAS.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW"]),
+        .target(name: "CVectorMath", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "CVectorMath"]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
@@ -112,7 +113,7 @@ let package = Package(
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(name: "AudioInputTests", dependencies: ["AudioInput"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RecognizerTests", dependencies: ["Recognizer", "FlightStore", "NeuralFlightScoring", "Whisper", "ProcessTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "WhisperTests", dependencies: ["Whisper", "AudioInput", "ProcessTestSupport"]),
+        .testTarget(name: "WhisperTests", dependencies: ["Whisper", "CVectorMath", "AudioInput", "ProcessTestSupport"]),
         .testTarget(name: "PresenterTests", dependencies: ["Presenter"], resources: [.copy("Golden")]),
         .testTarget(name: "TranscriptionJobsPostgresTests", dependencies: ["TranscriptionJobs", "TranscriptionJobsPostgres", "DatabaseTestSupport"]),
         .testTarget(name: "FlightVoiceCLITests", dependencies: ["FlightVoiceCLI", "DatabaseTestSupport"], exclude: ["Golden", "LiveFixtures"]),

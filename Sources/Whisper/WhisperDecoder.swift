@@ -1,3 +1,4 @@
+import CVectorMath
 import Foundation
 
 /// One token position's self-attention keys and values for every decoder layer, linked to the positions before it.
@@ -314,15 +315,7 @@ extension Matrix {
     mutating func applyLogSoftmaxToRows() {
         let columns = columns
         values.withUnsafeMutableBufferPointer { v in
-            for row in 0..<rows {
-                let r = v.baseAddress! + row * columns
-                var maximum = -Float.infinity
-                for i in 0..<columns where r[i] > maximum { maximum = r[i] }
-                var sum: Float = 0
-                for i in 0..<columns { sum += expf(r[i] - maximum) }
-                let logSum = maximum + logf(sum)
-                for i in 0..<columns { r[i] -= logSum }
-            }
+            for row in 0..<rows { flightvoice_log_softmax(v.baseAddress! + row * columns, columns) }
         }
     }
 }
