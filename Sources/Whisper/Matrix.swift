@@ -41,36 +41,6 @@ public struct Matrix: Sendable, Equatable {
         Matrix(rows: count, columns: columns, values: Array(values[0..<count * columns]))
     }
 
-    /// Up to this many rows, a product with a large matrix is one matrix-vector product per row: GEMM would first
-    /// copy (pack) the whole large matrix, which for the 80 MB output projection costs more than reading it once per
-    /// row (measured on one thread: a batch-1 decoder step 31 ms with GEMM, 16.6 ms with GEMV; batch 2 about 31 and
-    /// 27 ms; batch 4 31 and 49 ms).
-    static let matrixVectorRowLimit = 2
-
-    /// `self · otherᵀ`: (m × k) · (n × k)ᵀ = m × n, one `cblas_sgemm` (or `cblas_sgemv` per row for very few rows).
-    func multipliedByTranspose(of other: Matrix) -> Matrix {
-        precondition(columns == other.columns, "inner dimensions differ: \(columns) and \(other.columns)")
-        var result = Matrix(zeros: rows, columns: other.rows)
-        values.withUnsafeBufferPointer { a in
-            other.values.withUnsafeBufferPointer { b in
-                result.values.withUnsafeMutableBufferPointer { c in
-                    if rows <= Self.matrixVectorRowLimit {
-                        for row in 0..<rows {
-                            cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(other.rows), Int32(other.columns), 1,
-                                        b.baseAddress!, Int32(other.columns), a.baseAddress! + row * columns, 1,
-                                        0, c.baseAddress! + row * other.rows, 1)
-                        }
-                        return
-                    }
-                    BLAS.multiply(rows: rows, columns: other.rows, inner: columns,
-                                  a: a.baseAddress!, aStride: columns, b: b.baseAddress!, bStride: other.columns, transposeB: true,
-                                  c: c.baseAddress!, cStride: other.rows)
-                }
-            }
-        }
-        return result
-    }
-
     /// Adds `other` element by element (a residual connection).
     static func += (left: inout Matrix, right: Matrix) {
         precondition(left.rows == right.rows && left.columns == right.columns)

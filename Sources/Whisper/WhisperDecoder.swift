@@ -150,14 +150,12 @@ extension WhisperModel {
         // Token embedding + learned position.
         var x = Matrix(zeros: rowCount, columns: width)
         x.values.withUnsafeMutableBufferPointer { out in
-            embeddings.values.withUnsafeBufferPointer { embedding in
-                decoderPositions.values.withUnsafeBufferPointer { position in
-                    for row in 0..<rowCount {
-                        let target = out.baseAddress! + row * width
-                        let token = embedding.baseAddress! + tokens[row] * width
-                        let place = position.baseAddress! + positions[row] * width
-                        for column in 0..<width { target[column] = token[column] + place[column] }
-                    }
+            decoderPositions.values.withUnsafeBufferPointer { position in
+                for row in 0..<rowCount {
+                    let target = out.baseAddress! + row * width
+                    embeddings.embedding(of: tokens[row], into: target)
+                    let place = position.baseAddress! + positions[row] * width
+                    for column in 0..<width { target[column] += place[column] }
                 }
             }
         }
@@ -170,7 +168,7 @@ extension WhisperModel {
             x += transformed
         }
         let outputs = outputRows.count == rowCount ? x : x.selectingRows(outputRows)
-        var logProbabilities = decoderNorm(outputs).multipliedByTranspose(of: embeddings)
+        var logProbabilities = embeddings.logits(decoderNorm(outputs))
         logProbabilities.applyLogSoftmaxToRows()
         return WhisperFeedResult(states: finalStates, logProbabilities: logProbabilities, rowOffsets: rowOffsets)
     }

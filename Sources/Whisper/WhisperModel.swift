@@ -90,7 +90,7 @@ public final class WhisperModel: Sendable {
     let encoderLayers: [EncoderLayer]
     let encoderNorm: LayerNorm
     /// Token embeddings, also the output projection (vocabulary × width).
-    let embeddings: Matrix
+    let embeddings: OutputProjection
     /// Learned positions of the decoder (text context × width).
     let decoderPositions: Matrix
     let decoderLayers: [DecoderLayer]
@@ -164,6 +164,9 @@ public final class WhisperModel: Sendable {
                              output: try linear("\(name)/linear_1", outputs: width, inputs: width))
         }
 
+        // First, while little else is loaded: its widened floats and their packed copy are both held for a moment.
+        embeddings = OutputProjection(packing: try file.floats("decoder/embeddings/weight", shape: [dimensions.vocabularySize, width]),
+                                      vocabularySize: dimensions.vocabularySize, width: width)
         convolution1 = try convolution("encoder/conv1", inputs: dimensions.melBandCount)
         convolution2 = try convolution("encoder/conv2", inputs: width)
         encoderPositions = try matrix("encoder/position_encodings/encodings", dimensions.audioContextLength, width)
@@ -175,7 +178,6 @@ public final class WhisperModel: Sendable {
         }
         self.encoderLayers = encoderLayers
         encoderNorm = try norm("encoder/layer_norm")
-        embeddings = try matrix("decoder/embeddings/weight", dimensions.vocabularySize, width)
         decoderPositions = try matrix("decoder/position_encodings/encodings", dimensions.textContextLength, width)
         var decoderLayers: [DecoderLayer] = []
         for layer in 0..<dimensions.decoderLayerCount {
