@@ -281,11 +281,15 @@ public struct GreedyFreeDecode: Sendable {
         choose(after: step.states[row], step, row: row)
     }
 
+    /// Feeds `pending` in a decoder step of its own and chooses the next token; nothing once finished.
+    public mutating func stepAlone(with model: WhisperModel, _ encoding: WhisperEncoding) {
+        guard let pending else { return }
+        advance(with: model.step(encoding, states: [pending.state], tokens: [pending.token]))
+    }
+
     /// Feeds the remaining tokens one decoder step each, until the decode finishes.
     public mutating func finish(with model: WhisperModel, _ encoding: WhisperEncoding) {
-        while let pending {
-            advance(with: model.step(encoding, states: [pending.state], tokens: [pending.token]))
-        }
+        while !isFinished { stepAlone(with: model, encoding) }
     }
 
     private mutating func choose(after state: WhisperDecoderState, _ step: WhisperDecoderStep, row: Int) {

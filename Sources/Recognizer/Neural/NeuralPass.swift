@@ -52,8 +52,8 @@ final class NeuralPass {
         var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: tokenLimit, contextLength: parts.model.dimensions.textContextLength)
         // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
         // decides the tree and what to feed before it; past that, its tokens ride in the walk's batches.
-        while let pending = freeDecode.pending, trees.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
-            freeDecode.advance(with: parts.model.step(encoding, states: [pending.state], tokens: [pending.token]))
+        while !freeDecode.isFinished, trees.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
+            freeDecode.stepAlone(with: parts.model, encoding)
         }
         let plan = trees.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
