@@ -71,7 +71,7 @@ let package = Package(
         // Commands, argument parsing and exit codes; the executable is a thin shell over it.
         .target(name: "FlightVoiceCLI", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection", "AudioInput", "Recognizer", "Presenter", "AudioDevices", "Kiosk", "FlightVoiceServer", "FlightStorePostgres", "TranscriptionJobsPostgres", "ServiceNotification"],
                 plugins: ["BuildRevision"]),
-        .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI"]),
+        .executableTarget(name: "flightvoice", dependencies: ["FlightVoiceCLI", "Whisper"]),
 
         // Flight lookups per second on SQLite and PostgreSQL (scripts/benchmark-lookups.sh).
         .executableTarget(name: "lookup-benchmark", dependencies: ["FlightCore", "FlightStore", "FlightStoreSelection"], path: "Benchmarks/lookup-benchmark"),

@@ -12,7 +12,8 @@ extension BLAS {
     /// The core OpenBLAS fell back to on a CPU it does not know.
     static let fallbackCore = "Prescott"
 
-    /// The kernels the products run on ("SkylakeX", "Haswell", …), as OpenBLAS names them; chosen on first use.
+    /// The kernels the products run on ("SkylakeX", "Haswell", …), as OpenBLAS names them; chosen on first use, which
+    /// sets `OPENBLAS_CORETYPE` for a moment: a program should ask before it starts other threads (`flightvoice` does).
     public static var coreName: String { chosenCore }
 
     private static let chosenCore: String = {
