@@ -75,6 +75,35 @@ void flightvoice_log_softmax(float *values, size_t count) {
     for (; i < count; i++) values[i] -= log_sum;
 }
 
+// GELU on four lanes: erf(|z|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-z^2), t = 1 / (1 + p |z|), then
+// the sign of z put back.
+static inline __m128 gelu4(__m128 x) {
+    const __m128 z = _mm_mul_ps(x, _mm_set1_ps(0.70710678118654752f));
+    const __m128 sign = _mm_and_ps(z, _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u)));
+    const __m128 magnitude = _mm_xor_ps(z, sign);
+    const __m128 t = _mm_div_ps(_mm_set1_ps(1.0f), _mm_add_ps(_mm_set1_ps(1.0f), _mm_mul_ps(magnitude, _mm_set1_ps(0.3275911f))));
+    __m128 p = _mm_set1_ps(1.061405429f);
+    p = _mm_add_ps(_mm_mul_ps(p, t), _mm_set1_ps(-1.453152027f));
+    p = _mm_add_ps(_mm_mul_ps(p, t), _mm_set1_ps(1.421413741f));
+    p = _mm_add_ps(_mm_mul_ps(p, t), _mm_set1_ps(-0.284496736f));
+    p = _mm_add_ps(_mm_mul_ps(p, t), _mm_set1_ps(0.254829592f));
+    p = _mm_mul_ps(p, t);
+    const __m128 erf_magnitude = _mm_sub_ps(_mm_set1_ps(1.0f), _mm_mul_ps(p, exp4(_mm_sub_ps(_mm_setzero_ps(), _mm_mul_ps(magnitude, magnitude)))));
+    const __m128 erf = _mm_xor_ps(erf_magnitude, sign);
+    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), x), _mm_add_ps(_mm_set1_ps(1.0f), erf));
+}
+
+void flightvoice_gelu(float *values, size_t count) {
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) _mm_storeu_ps(values + i, gelu4(_mm_loadu_ps(values + i)));
+    if (i < count) {
+        float lanes[4] = {0, 0, 0, 0};
+        for (size_t j = 0; i + j < count; j++) lanes[j] = values[i + j];
+        _mm_storeu_ps(lanes, gelu4(_mm_loadu_ps(lanes)));
+        for (size_t j = 0; i + j < count; j++) values[i + j] = lanes[j];
+    }
+}
+
 void flightvoice_exp(const float *values, float *results, size_t count) {
     size_t i = 0;
     for (; i + 4 <= count; i += 4) _mm_storeu_ps(results + i, exp4(_mm_loadu_ps(values + i)));
@@ -94,6 +123,10 @@ void flightvoice_log_softmax(float *values, size_t count) {
     for (size_t i = 0; i < count; i++) sum += expf(values[i] - maximum);
     const float log_sum = maximum + logf(sum);
     for (size_t i = 0; i < count; i++) values[i] -= log_sum;
+}
+
+void flightvoice_gelu(float *values, size_t count) {
+    for (size_t i = 0; i < count; i++) values[i] = 0.5f * values[i] * (1.0f + erff(values[i] * 0.70710678118654752f));
 }
 
 void flightvoice_exp(const float *values, float *results, size_t count) {

@@ -1,3 +1,4 @@
+import CVectorMath
 import COpenBLAS
 import Foundation
 
@@ -52,15 +53,10 @@ public struct Matrix: Sendable, Equatable {
         }
     }
 
-    /// GELU, the exact form: x · Φ(x) = ½ x (1 + erf(x / √2)), element by element.
+    /// GELU, the exact form: x · Φ(x) = ½ x (1 + erf(x / √2)), element by element (`flightvoice_gelu`).
     mutating func applyGELU() {
         let count = values.count
-        values.withUnsafeMutableBufferPointer { v in
-            for i in 0..<count {
-                let x = v[i]
-                v[i] = 0.5 * x * (1 + erf(x * Float(0.5).squareRoot()))
-            }
-        }
+        values.withUnsafeMutableBufferPointer { flightvoice_gelu($0.baseAddress!, count) }
     }
 
     /// Replaces each row by its softmax.

@@ -28,3 +28,15 @@ struct VectorMathTests {
         #expect(abs(values.reduce(Float(0)) { $0 + expf($1) } - 1) < 1e-4)
     }
 }
+
+@Suite("GELU four lanes at once")
+struct GELUTests {
+    @Test("GELU agrees with the exact form through libm's erf", arguments: [1, 4, 7, 1_536])
+    func matchesExactForm(count: Int) {
+        let x = (0..<count).map { Float($0) / Float(max(1, count - 1)) * 16 - 8 }
+        var fast = x
+        flightvoice_gelu(&fast, count)
+        let worst = zip(x, fast).map { abs($1 - 0.5 * $0 * (1 + erf($0 * Float(0.5).squareRoot()))) }.max()!
+        #expect(worst < 2e-6, "worst absolute difference \(worst)")
+    }
+}
