@@ -1,5 +1,6 @@
-// The log-softmax over Whisper's 51,864-token vocabulary, after every decoder step. With libm's expf called per
-// element (Swift's SIMD types were scalarised here), it was most of the decoder's own time.
+// The log-softmax over Whisper's 51,864-token vocabulary, after every decoder step, and GELU, in the encoder's and
+// decoder's feed-forward blocks. With libm's expf and erff called per element (Swift's SIMD types were scalarised
+// here), they were most of the model's own loops.
 #include "vector_math.h"
 
 #include <math.h>
@@ -50,6 +51,13 @@ static inline __m128 load_tail(const float *values, size_t count) {
     return _mm_loadu_ps(lanes);
 }
 
+/// The first `count` (0-3) lanes of `v`.
+static inline void store_tail(float *values, size_t count, __m128 v) {
+    float lanes[4];
+    _mm_storeu_ps(lanes, v);
+    for (size_t i = 0; i < count; i++) values[i] = lanes[i];
+}
+
 void flightvoice_log_softmax(float *values, size_t count) {
     const size_t whole = count & ~(size_t)3;
     const __m128 tail = load_tail(values + whole, count - whole);
@@ -94,24 +102,15 @@ static inline __m128 gelu4(__m128 x) {
 }
 
 void flightvoice_gelu(float *values, size_t count) {
-    size_t i = 0;
-    for (; i + 4 <= count; i += 4) _mm_storeu_ps(values + i, gelu4(_mm_loadu_ps(values + i)));
-    if (i < count) {
-        float lanes[4] = {0, 0, 0, 0};
-        for (size_t j = 0; i + j < count; j++) lanes[j] = values[i + j];
-        _mm_storeu_ps(lanes, gelu4(_mm_loadu_ps(lanes)));
-        for (size_t j = 0; i + j < count; j++) values[i + j] = lanes[j];
-    }
+    const size_t whole = count & ~(size_t)3;
+    for (size_t i = 0; i < whole; i += 4) _mm_storeu_ps(values + i, gelu4(_mm_loadu_ps(values + i)));
+    store_tail(values + whole, count - whole, gelu4(load_tail(values + whole, count - whole)));
 }
 
 void flightvoice_exp(const float *values, float *results, size_t count) {
-    size_t i = 0;
-    for (; i + 4 <= count; i += 4) _mm_storeu_ps(results + i, exp4(_mm_loadu_ps(values + i)));
-    if (i < count) {
-        float lanes[4];
-        _mm_storeu_ps(lanes, exp4(load_tail(values + i, count - i)));
-        for (size_t j = 0; i + j < count; j++) results[i + j] = lanes[j];
-    }
+    const size_t whole = count & ~(size_t)3;
+    for (size_t i = 0; i < whole; i += 4) _mm_storeu_ps(results + i, exp4(_mm_loadu_ps(values + i)));
+    store_tail(results + whole, count - whole, exp4(load_tail(values + whole, count - whole)));
 }
 
 #else

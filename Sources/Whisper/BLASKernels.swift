@@ -29,11 +29,13 @@ extension BLAS {
     }()
 
     /// The core to choose instead of `detected`, nil to keep it: only OpenBLAS's fallback is replaced, by the newest
-    /// kernels whose instructions `cpuFlags` (the `flags` of `/proc/cpuinfo`) all has.
-    static func betterCore(than detected: String, cpuFlags: Set<String>) -> String? {
+    /// kernels whose instructions `cpuFlags` (the `flags` of `/proc/cpuinfo`) all has. The flags are read only then:
+    /// every `flightvoice` start asks.
+    static func betterCore(than detected: String, cpuFlags: @autoclosure () -> Set<String>) -> String? {
         guard detected == fallbackCore else { return nil }
-        if cpuFlags.isSuperset(of: ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]) { return "SkylakeX" }
-        if cpuFlags.isSuperset(of: ["avx2", "fma"]) { return "Haswell" }
+        let flags = cpuFlags()
+        if flags.isSuperset(of: ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]) { return "SkylakeX" }
+        if flags.isSuperset(of: ["avx2", "fma"]) { return "Haswell" }
         return nil
     }
 
