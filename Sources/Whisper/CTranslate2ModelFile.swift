@@ -46,7 +46,8 @@ public enum WhisperModelError: Error, CustomStringConvertible, Equatable, Sendab
 }
 
 /// A model file in CTranslate2's binary format (version 6): the specification name and revision, then named
-/// variables (shape, data type, bytes), then aliases. Read once into memory; values are converted to `Float` on request.
+/// variables (shape, data type, bytes), then aliases. Mapped into memory; values are converted to `Float` on request,
+/// and a mapped file's pages are handed back once read (`ModelFileContents`).
 ///
 /// Layout: uint32 version; uint16-length, NUL-terminated specification name; uint32 revision; uint32 variable count;
 /// per variable a uint16-length name, uint8 rank, rank × uint32 dimensions, uint8 data type, uint32 byte count, bytes;
@@ -105,23 +106,21 @@ public struct CTranslate2ModelFile: Sendable {
     /// Alternative names: alias → the variable it stands for (e.g. a tied output projection).
     public let aliases: [String: String]
 
-    private let contents: Data
+    private let contents: ModelFileContents
     private let index: [String: Int]
 
     /// Reads and checks the whole file; throws if it is missing, truncated, of another version or corrupt.
     public init(path: String) throws(WhisperModelError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        try self.init(contents: data, path: path)
+        try self.init(contents: ModelFileContents(mapping: path), path: path)
     }
 
     /// Parses a file's contents already in memory; `path` only names it in errors.
     public init(contents: Data, path: String) throws(WhisperModelError) {
-        var reader = ByteReader(data: contents, path: path)
+        try self.init(contents: ModelFileContents(copying: contents), path: path)
+    }
+
+    private init(contents: ModelFileContents, path: String) throws(WhisperModelError) {
+        var reader = ByteReader(data: contents.bytes, path: path)
         let version = try reader.uint32("the format version")
         guard version == Self.supportedVersion else {
             throw .unsupportedVersion(path: path, version: version, supported: Self.supportedVersion)
@@ -171,38 +170,67 @@ public struct CTranslate2ModelFile: Sendable {
     /// A variable's values as `Float`, checking its shape when `shape` is given. float16 and bfloat16 are widened;
     /// int8 weights with a `<name>_scale` variable (CTranslate2's per-row quantization) are divided by their row's scale.
     public func floats(_ name: String, shape expected: [Int]? = nil) throws(WhisperModelError) -> [Float] {
+        let variable = try self.variable(name, shape: expected)
+        return try floats(of: variable, rows: 0..<(variable.shape.first ?? 1))
+    }
+
+    /// Rows `rows` of a variable of shape `expected` as half floats (IEEE binary16 bit patterns): float16 values as they
+    /// are in the file, others converted as `floats` converts them and rounded to the nearest half float.
+    public func halfFloats(_ name: String, shape expected: [Int], rows: Range<Int>) throws(WhisperModelError) -> [UInt16] {
+        let variable = try self.variable(name, shape: expected)
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= (variable.shape.first ?? 1), "rows \(rows) of \(name) \(variable.shape)")
+        guard variable.dataType == .float16 else { return try floats(of: variable, rows: rows).map { Float16($0).bitPattern } }
+        let rowLength = variable.count / max(1, variable.shape.first ?? 1)
+        let elements = (rows.lowerBound * rowLength)..<(rows.upperBound * rowLength)
+        let start = variable.bytes.lowerBound + elements.lowerBound * 2
+        defer { contents.releasePages(start..<(start + elements.count * 2)) }
+        let base = contents.bytes.baseAddress!.advanced(by: start)
+        return (0..<elements.count).map { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+    }
+
+    private func variable(_ name: String, shape expected: [Int]?) throws(WhisperModelError) -> Variable {
         guard let variable = variable(name) else { throw .missingVariable(path: path, variable: name) }
         if let expected, variable.shape != expected {
             throw .unexpectedShape(path: path, variable: name, shape: variable.shape, expected: expected)
         }
-        let count = variable.count
-        if variable.dataType == .int8 || variable.dataType == .int16 || variable.dataType == .int32 {
-            return try dequantized(variable)
+        return variable
+    }
+
+    /// The values of `rows`; a mapped file's pages that held them are released afterwards (`ModelFileContents`).
+    private func floats(of variable: Variable, rows: Range<Int>) throws(WhisperModelError) -> [Float] {
+        let rowCount = variable.shape.first ?? 1
+        let rowLength = rowCount == 0 ? 0 : variable.count / rowCount
+        let elements = (rows.lowerBound * rowLength)..<(rows.upperBound * rowLength)
+        defer {
+            let start = variable.bytes.lowerBound + elements.lowerBound * variable.dataType.size
+            contents.releasePages(start..<(start + elements.count * variable.dataType.size))
         }
-        return contents.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [Float] in
-            let base = raw.baseAddress!.advanced(by: variable.bytes.lowerBound)
-            switch variable.dataType {
-            case .float32:
-                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
-                    initialized = count
-                }
-            case .float16:
-                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    for i in 0..<count { buffer[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
-                    initialized = count
-                }
-            case .bfloat16:
-                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    for i in 0..<count {
-                        let half = UInt32(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
-                        buffer[i] = Float(bitPattern: half << 16)
-                    }
-                    initialized = count
-                }
-            case .int8, .int16, .int32:
-                return []  // handled above
+        if variable.dataType == .int8 || variable.dataType == .int16 || variable.dataType == .int32 {
+            return try dequantized(variable, rows: rows, rowLength: rowLength)
+        }
+        let count = elements.count
+        let base = start(of: variable).advanced(by: elements.lowerBound * variable.dataType.size)
+        switch variable.dataType {
+        case .float32:
+            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
+                initialized = count
             }
+        case .float16:
+            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count { buffer[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
+                initialized = count
+            }
+        case .bfloat16:
+            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count {
+                    let half = UInt32(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
+                    buffer[i] = Float(bitPattern: half << 16)
+                }
+                initialized = count
+            }
+        case .int8, .int16, .int32:
+            return []  // handled above
         }
     }
 
@@ -212,42 +240,43 @@ public struct CTranslate2ModelFile: Sendable {
         guard variable.count == 1 else {
             throw .unexpectedShape(path: path, variable: name, shape: variable.shape, expected: [])
         }
-        return contents.withUnsafeBytes { raw in
-            let base = raw.baseAddress!.advanced(by: variable.bytes.lowerBound)
-            switch variable.dataType {
-            case .int8: return Int(base.load(as: Int8.self))
-            case .int16: return Int(Int16(littleEndian: base.loadUnaligned(as: Int16.self)))
-            case .int32: return Int(Int32(littleEndian: base.loadUnaligned(as: Int32.self)))
-            case .float32: return Int(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(as: UInt32.self))))
-            case .float16, .bfloat16: return Int(Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))))
-            }
+        let base = start(of: variable)
+        switch variable.dataType {
+        case .int8: return Int(base.load(as: Int8.self))
+        case .int16: return Int(Int16(littleEndian: base.loadUnaligned(as: Int16.self)))
+        case .int32: return Int(Int32(littleEndian: base.loadUnaligned(as: Int32.self)))
+        case .float32: return Int(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(as: UInt32.self))))
+        case .float16, .bfloat16: return Int(Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(as: UInt16.self)))))
         }
     }
 
-    /// int8 values divided by their row's scale (`<name>_scale`, one float per row); other integer types are refused.
-    private func dequantized(_ variable: Variable) throws(WhisperModelError) -> [Float] {
-        guard variable.dataType == .int8, let rows = variable.shape.first, rows > 0,
+    /// int8 values of `rows` divided by their row's scale (`<name>_scale`, one float per row); other integer types are
+    /// refused.
+    private func dequantized(_ variable: Variable, rows: Range<Int>, rowLength: Int) throws(WhisperModelError) -> [Float] {
+        guard variable.dataType == .int8, let rowCount = variable.shape.first, rowCount > 0,
               let scaleVariable = self.variable(variable.name + "_scale") else {
             throw .unsupportedDataType(path: path, variable: variable.name, dataType: variable.dataType.description)
         }
-        let scales = try floats(scaleVariable.name, shape: [rows])
-        let columns = variable.count / rows
-        return contents.withUnsafeBytes { raw in
-            let base = raw.baseAddress!.advanced(by: variable.bytes.lowerBound).assumingMemoryBound(to: Int8.self)
-            return [Float](unsafeUninitializedCapacity: variable.count) { buffer, initialized in
-                for row in 0..<rows {
-                    let inverse = 1 / scales[row]
-                    for column in 0..<columns { buffer[row * columns + column] = Float(base[row * columns + column]) * inverse }
-                }
-                initialized = variable.count
+        let scales = try floats(scaleVariable.name, shape: [rowCount])
+        let base = start(of: variable).assumingMemoryBound(to: Int8.self)
+        return [Float](unsafeUninitializedCapacity: rows.count * rowLength) { buffer, initialized in
+            for (index, row) in rows.enumerated() {
+                let inverse = 1 / scales[row]
+                for column in 0..<rowLength { buffer[index * rowLength + column] = Float(base[row * rowLength + column]) * inverse }
             }
+            initialized = rows.count * rowLength
         }
+    }
+
+    /// Where `variable`'s bytes start.
+    private func start(of variable: Variable) -> UnsafeRawPointer {
+        contents.bytes.baseAddress!.advanced(by: variable.bytes.lowerBound)
     }
 }
 
 /// Little-endian reads from the file's bytes that throw `.truncated` instead of reading past the end.
 private struct ByteReader {
-    let data: Data
+    let data: UnsafeRawBufferPointer
     let path: String
     var offset = 0
 
@@ -258,25 +287,21 @@ private struct ByteReader {
     }
 
     mutating func uint8(_ what: String) throws(WhisperModelError) -> UInt8 {
-        let range = try skip(1, what)
-        return data[data.startIndex + range.lowerBound]
+        data[try skip(1, what).lowerBound]
     }
 
     mutating func uint16(_ what: String) throws(WhisperModelError) -> UInt16 {
-        let range = try skip(2, what)
-        return data.withUnsafeBytes { UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt16.self)) }
+        UInt16(littleEndian: data.loadUnaligned(fromByteOffset: try skip(2, what).lowerBound, as: UInt16.self))
     }
 
     mutating func uint32(_ what: String) throws(WhisperModelError) -> UInt32 {
-        let range = try skip(4, what)
-        return data.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt32.self)) }
+        UInt32(littleEndian: data.loadUnaligned(fromByteOffset: try skip(4, what).lowerBound, as: UInt32.self))
     }
 
     /// A uint16 length, then that many bytes of UTF-8 ending in a NUL (dropped).
     mutating func string(_ what: String) throws(WhisperModelError) -> String {
         let length = Int(try uint16("the length of \(what)"))
-        let range = try skip(length, what)
-        var bytes = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+        var bytes = data[try skip(length, what)]
         if bytes.last == 0 { bytes = bytes.dropLast() }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -1,6 +1,7 @@
 import CVectorMath
 import COpenBLAS
 import Foundation
+import Synchronization
 
 /// A dense matrix of `Float` in row-major order: row `r` is `values[r * columns ..< (r + 1) * columns]`.
 ///
@@ -83,33 +84,18 @@ func softmax(_ x: UnsafeMutablePointer<Float>, count: Int) {
     for i in 0..<count { x[i] *= inverse }
 }
 
-/// A fully connected layer, y = x · Wᵀ + b, with W stored as (outputs × inputs) as CTranslate2 and PyTorch store it.
+/// A fully connected layer, y = x · Wᵀ + b, with W (outputs × inputs) as CTranslate2 and PyTorch store it.
 struct Linear: Sendable {
     /// (outputs × inputs).
-    let weight: Matrix
+    let weight: PackedMatrix
     /// One per output.
     let bias: [Float]
 
     var outputCount: Int { weight.rows }
 
-    /// x (n × inputs) → n × outputs, one GEMM for all rows.
+    /// x (n × inputs) → n × outputs.
     func callAsFunction(_ x: Matrix) -> Matrix {
-        precondition(x.columns == weight.columns, "a linear layer of \(weight.columns) inputs got \(x.columns)")
-        var result = Matrix(zeros: x.rows, columns: weight.rows)
-        let outputs = weight.rows
-        result.values.withUnsafeMutableBufferPointer { c in
-            bias.withUnsafeBufferPointer { b in
-                for row in 0..<x.rows { (c.baseAddress! + row * outputs).update(from: b.baseAddress!, count: outputs) }
-            }
-            x.values.withUnsafeBufferPointer { a in
-                weight.values.withUnsafeBufferPointer { w in
-                    BLAS.multiply(rows: x.rows, columns: outputs, inner: x.columns,
-                                  a: a.baseAddress!, aStride: x.columns, b: w.baseAddress!, bStride: weight.columns, transposeB: true,
-                                  c: c.baseAddress!, cStride: outputs, accumulate: true)
-                }
-            }
-        }
-        return result
+        weight.product(x, adding: bias)
     }
 }
 
@@ -159,7 +145,12 @@ public enum BLAS {
     public static func setThreadCount(_ count: Int) {
         _ = coreName
         openblas_set_num_threads(Int32(max(1, count)))
+        threads.store(max(1, count), ordering: .relaxed)
     }
+
+    /// The threads a product may use (`setThreadCount`): OpenBLAS's, and `PackedMatrix`'s own.
+    static var threadCount: Int { threads.load(ordering: .relaxed) }
+    private static let threads = Atomic<Int>(1)
 
     /// C (rows × columns) = A (rows × inner) · B (inner × columns), or · Bᵀ when `transposeB` (B stored columns × inner);
     /// with `accumulate`, C += instead of C =. Strides are row strides in elements (sub-matrices of wider rows allowed).

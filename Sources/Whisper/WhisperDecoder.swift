@@ -153,7 +153,7 @@ extension WhisperModel {
             decoderPositions.values.withUnsafeBufferPointer { position in
                 for row in 0..<rowCount {
                     let target = out.baseAddress! + row * width
-                    embeddings.embedding(of: tokens[row], into: target)
+                    embeddings.row(tokens[row], into: target)
                     let place = position.baseAddress! + positions[row] * width
                     for column in 0..<width { target[column] += place[column] }
                 }
@@ -168,7 +168,7 @@ extension WhisperModel {
             x += transformed
         }
         let outputs = outputRows.count == rowCount ? x : x.selectingRows(outputRows)
-        var logProbabilities = embeddings.logits(decoderNorm(outputs))
+        var logProbabilities = embeddings.product(decoderNorm(outputs))
         logProbabilities.applyLogSoftmaxToRows()
         return WhisperFeedResult(states: finalStates, logProbabilities: logProbabilities, rowOffsets: rowOffsets)
     }

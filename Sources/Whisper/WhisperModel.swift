@@ -90,7 +90,7 @@ public final class WhisperModel: Sendable {
     let encoderLayers: [EncoderLayer]
     let encoderNorm: LayerNorm
     /// Token embeddings, also the output projection (vocabulary × width).
-    let embeddings: OutputProjection
+    let embeddings: PackedMatrix
     /// Learned positions of the decoder (text context × width).
     let decoderPositions: Matrix
     let decoderLayers: [DecoderLayer]
@@ -139,17 +139,20 @@ public final class WhisperModel: Sendable {
         func vector(_ name: String, _ count: Int) throws(WhisperModelError) -> [Float] {
             try file.floats(name, shape: [count])
         }
+        func packed(_ name: String, shape: [Int]) throws(WhisperModelError) -> PackedMatrix {
+            try PackedMatrix(rows: shape[0], width: shape.dropFirst().reduce(1, *)) { (rows: Range<Int>) throws(WhisperModelError) in
+                try file.halfFloats(name, shape: shape, rows: rows)
+            }
+        }
         func linear(_ name: String, outputs: Int, inputs: Int) throws(WhisperModelError) -> Linear {
-            Linear(weight: try matrix("\(name)/weight", outputs, inputs), bias: try vector("\(name)/bias", outputs))
+            Linear(weight: try packed("\(name)/weight", shape: [outputs, inputs]), bias: try vector("\(name)/bias", outputs))
         }
         func norm(_ name: String) throws(WhisperModelError) -> LayerNorm {
             LayerNorm(gamma: try vector("\(name)/gamma", width), beta: try vector("\(name)/beta", width))
         }
         func convolution(_ name: String, inputs: Int) throws(WhisperModelError) -> Linear {
             // (outputs, inputs, taps) row-major is already (outputs × inputs·taps) with column = input · taps + tap.
-            let weight = try file.floats("\(name)/weight", shape: [width, inputs, Self.convolutionKernel])
-            return Linear(weight: Matrix(rows: width, columns: inputs * Self.convolutionKernel, values: weight),
-                          bias: try vector("\(name)/bias", width))
+            Linear(weight: try packed("\(name)/weight", shape: [width, inputs, Self.convolutionKernel]), bias: try vector("\(name)/bias", width))
         }
         func feedForward(_ name: String) throws(WhisperModelError) -> FeedForwardWeights {
             // The hidden width (4 · width in Whisper) is read from the file.
@@ -164,9 +167,7 @@ public final class WhisperModel: Sendable {
                              output: try linear("\(name)/linear_1", outputs: width, inputs: width))
         }
 
-        // First, while little else is loaded: its widened floats and their packed copy are both held for a moment.
-        embeddings = OutputProjection(packing: try file.floats("decoder/embeddings/weight", shape: [dimensions.vocabularySize, width]),
-                                      vocabularySize: dimensions.vocabularySize, width: width)
+        embeddings = try packed("decoder/embeddings/weight", shape: [dimensions.vocabularySize, width])
         convolution1 = try convolution("encoder/conv1", inputs: dimensions.melBandCount)
         convolution2 = try convolution("encoder/conv2", inputs: width)
         encoderPositions = try matrix("encoder/position_encodings/encodings", dimensions.audioContextLength, width)
