@@ -66,6 +66,38 @@ struct CTranslate2ModelFileTests {
         #expect(try file.integer("a/heads") == 6)
     }
 
+    @Test("rows read as half floats: float16 as it is in the file, other types rounded to it")
+    func halfFloatRows() throws {
+        var builder = FileBuilder.header(variableCount: 2)
+        builder.variable("m/half", shape: [3, 2], type: 4, data: Self.bytes(of: [1, 2, 3, 4, 5, -6].map { Float16($0) }))
+        builder.variable("m/single", shape: [3, 2], type: 0, data: Self.bytes(of: [Float(0.1), 2, 3, 4, 5, -6]))
+        builder.uint32(0)
+        let file = try Self.parse(builder)
+        #expect(try file.halfFloats("m/half", shape: [3, 2], rows: 1..<3) == [3, 4, 5, -6].map { Float16($0).bitPattern })
+        #expect(try file.halfFloats("m/single", shape: [3, 2], rows: 0..<1) == [Float16(0.1).bitPattern, Float16(2).bitPattern])
+        #expect(throws: WhisperModelError.unexpectedShape(path: "/models/test/model.bin", variable: "m/half", shape: [3, 2], expected: [2, 3])) {
+            try file.halfFloats("m/half", shape: [2, 3], rows: 0..<1)
+        }
+    }
+
+    @Test("a mapped file reads as the same bytes in memory, again after its pages were handed back")
+    func mappedFileReadsTwice() throws {
+        var builder = FileBuilder.header(variableCount: 2)
+        let large = (0..<100_000).map { Float16(Float($0 % 2048) / 8) }
+        builder.variable("m/large", shape: [1000, 100], type: 4, data: Self.bytes(of: large))
+        builder.variable("m/after", shape: [2], type: 4, data: Self.bytes(of: [Float16(1.5), Float16(-0.25)]))
+        builder.uint32(0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flightvoice-model-\(UUID().uuidString).bin").path
+        try Data(builder.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mapped = try CTranslate2ModelFile(path: path), inMemory = try Self.parse(builder)
+        for rows in [0..<16, 16..<999, 999..<1000, 0..<1000] {
+            #expect(try mapped.halfFloats("m/large", shape: [1000, 100], rows: rows) == inMemory.halfFloats("m/large", shape: [1000, 100], rows: rows))
+        }
+        #expect(try mapped.floats("m/after") == [1.5, -0.25])
+        #expect(try mapped.floats("m/large") == large.map { Float($0) })
+    }
+
     @Test func aMissingVariableOrAWrongShapeIsNamed() throws {
         let file = try Self.parse(Self.smallFile())
         #expect(throws: WhisperModelError.missingVariable(path: "/models/test/model.bin", variable: "b/none")) { try file.floats("b/none") }
