@@ -289,13 +289,16 @@ public final class FlightRecognizer {
     /// today's grammar hears. Without a prediction, `rivalBesideComparisons` starts the rival of the flights today's
     /// grammar heard the moment it is done, on another thread, while the phone loop and the open grammar (which
     /// usually take longer) finish: the rival is then ready sooner where the decision wants it, and where it does not,
-    /// the decision does not wait for it.
+    /// the decision does not wait for it. `neuralBesideComparisons` likewise starts the neural pass once today's grammar
+    /// is done, on a thread below the passes' priority, before the decision says whether it wants the reading
+    /// (`NeuralReadAhead`); where it does not, the read is stopped.
     func decodeSnapshot(_ samples: [Int16], predictedFlights: [FlightNumber] = [], rivalBesideComparisons: Bool = false,
+                        neuralBesideComparisons: Bool = false,
                         cancellation: DecodeCancellation? = nil) throws -> (result: RecognitionResult, cost: DecodeCost) {
         let cpuBefore = ThreadCPUClock.seconds()
         var cost = DecodeCost(mainCPUSeconds: 0, comparisonsCPUSeconds: 0, predictionCPUSeconds: nil)
         let result = try decodeWhole(samples, predictedFlights: predictedFlights, rivalBesideComparisons: rivalBesideComparisons,
-                                     cancellation: cancellation, cost: &cost)
+                                     neuralBesideComparisons: neuralBesideComparisons, cancellation: cancellation, cost: &cost)
         cost.mainCPUSeconds = ThreadCPUClock.seconds() - cpuBefore
         return (result, cost)
     }
@@ -330,10 +333,12 @@ public final class FlightRecognizer {
     }
 
     /// `decodeWhole`, decoding the rival of `predictedFlights` alongside when there are any (else, with
-    /// `rivalBesideComparisons`, that of the flights heard as soon as they are known), stopping between passes once
+    /// `rivalBesideComparisons`, that of the flights heard as soon as they are known), reading the neural pass before
+    /// the comparisons are in with `neuralBesideComparisons`, stopping between passes once
     /// `cancellation` is cancelled, and noting the helper threads' CPU in `cost`.
     private func decodeWhole(_ raw: [Int16], predictedFlights: [FlightNumber], rivalBesideComparisons: Bool = false,
-                             cancellation: DecodeCancellation? = nil, cost: inout DecodeCost) throws -> RecognitionResult {
+                             neuralBesideComparisons: Bool = false, cancellation: DecodeCancellation? = nil,
+                             cost: inout DecodeCost) throws -> RecognitionResult {
         let clock = ContinuousClock()
         let started = clock.now
         let utterance = PreparedUtterance(raw, configuration: configuration)
@@ -365,6 +370,13 @@ public final class FlightRecognizer {
             let heard = grammar.flights(in: reading.text)
             if !heard.isEmpty { prediction = try startRivalPrediction(of: heard, cepstra, after: nil, cancellation: cancellation) }
         }
+        var neuralAhead: NeuralReadAhead?
+        if neuralBesideComparisons, let neural = try neuralChecker() {
+            let heard = DecisionFeatures.heardFlights(in: reading.text, grammar: grammar, normalizer: normalizer, todaysFlights: todaysFlights)
+            neuralAhead = NeuralReadAhead(pass: neural, samples: raw, grammarFlight: heard.first)
+        }
+        // Whatever ends this decode, the pass is free again before the next one uses it.
+        defer { neuralAhead?.stop() }
         var features = DecisionFeatures(reading: reading, comparisons: try comparisons.results(), utterance: utterance, grammar: grammar,
                                         normalizer: normalizer, todaysFlights: todaysFlights, thresholds: configuration.thresholds)
         cost.comparisonsCPUSeconds = comparisons.cpuSeconds
@@ -402,10 +414,21 @@ public final class FlightRecognizer {
             features.crossCheck = DecisionFeatures.CrossCheckReading(flight: decided.features?.heardFlights.first, probability: decided.confidence)
         }
         if configuration.alwaysReadsNeural || decider.wantsNeuralCheck(features), let neural = try neuralChecker() {
-            try cancellation?.check()
-            let neuralStarted = ThreadCPUClock.seconds()
-            features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)
-            cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
+            if let neuralAhead {
+                features.neural = try neuralAhead.reading()
+                cost.steps.neural = neuralAhead.cpuSeconds
+                cost.steps.neuralAhead = true
+            } else {
+                try cancellation?.check()
+                let neuralStarted = ThreadCPUClock.seconds()
+                features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)
+                cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
+            }
+        } else if let neuralAhead {
+            neuralAhead.stop()
+            cost.steps.neural = neuralAhead.cpuSeconds
+            cost.steps.neuralAhead = true
+            cost.steps.neuralUnused = true
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,

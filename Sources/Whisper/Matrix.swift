@@ -140,11 +140,13 @@ struct LayerNorm: Sendable {
 /// Thread rule: the products may run on any number of threads at once; the thread count and the kernels
 /// (`coreName`) are one setting for the whole process, made once before workers start.
 public enum BLAS {
-    /// Sets OpenBLAS's thread count for the whole process. Workers are the parallelism, so one thread each is the
-    /// default (`WhisperModel` sets it when loaded); two workers with two BLAS threads each oversubscribe two cores.
+    /// Sets the threads a product may use, for the whole process (`PackedMatrix.product`). Workers are the
+    /// parallelism, so one thread each is the default (`WhisperModel` sets it when loaded); two workers with two
+    /// threads each oversubscribe two cores. OpenBLAS keeps one thread: only the attention's small products are left
+    /// to it, and its idle threads spin after each call, on the core the packed products' second thread needs.
     public static func setThreadCount(_ count: Int) {
         _ = coreName
-        openblas_set_num_threads(Int32(max(1, count)))
+        openblas_set_num_threads(1)
         threads.store(max(1, count), ordering: .relaxed)
     }
 

@@ -92,7 +92,10 @@ enum BenchLiveCommand: Command {
             line += ", phone loop \(milliseconds(steps.phoneLoop).dropLast(3)), open \(milliseconds(steps.openGrammar).dropLast(3))"
             line += ", rival \(milliseconds(steps.rival).dropLast(3))\(steps.rivalAlongside ? " alongside" : steps.rival > 0 ? " after" : "")"
             if steps.crossCheck > 0 { line += ", second model \(milliseconds(steps.crossCheck).dropLast(3))" }
-            if steps.neural > 0 { line += ", neural \(milliseconds(steps.neural).dropLast(3))" }
+            if steps.neural > 0 {
+                line += ", neural \(milliseconds(steps.neural).dropLast(3))"
+                if steps.neuralAhead { line += steps.neuralUnused ? " ahead, unused" : " ahead" }
+            }
             line += "]"
             if arguments.has("each") { context.console.print(line) }
         }

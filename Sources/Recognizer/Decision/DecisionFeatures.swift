@@ -153,6 +153,19 @@ public struct DecisionFeatures: Sendable {
 }
 
 extension DecisionFeatures {
+    /// The flights today's grammar heard in `transcript` (`heardFlights`), known before the other passes are done.
+    static func heardFlights(in transcript: String, grammar: FlightGrammar, normalizer: SpokenFlightNormalizer,
+                             todaysFlights: Set<FlightNumber>) -> [FlightNumber] {
+        heardFlights(grammarFlights: grammar.flights(in: transcript), candidates: normalizer.normalize(transcript).candidates,
+                     todaysFlights: todaysFlights)
+    }
+
+    private static func heardFlights(grammarFlights: [FlightNumber], candidates: [FlightCandidate],
+                                     todaysFlights: Set<FlightNumber>) -> [FlightNumber] {
+        if grammarFlights.isEmpty, let normalized = candidates.first?.flight, todaysFlights.contains(normalized) { return [normalized] }
+        return grammarFlights
+    }
+
     /// Measures an utterance from its passes' outputs. `reading` must have a path.
     init(reading: GrammarReading, comparisons: ComparisonPasses.Output, utterance: PreparedUtterance, grammar: FlightGrammar,
          normalizer: SpokenFlightNormalizer, todaysFlights: Set<FlightNumber>, thresholds: RecognitionThresholds) {
@@ -161,11 +174,7 @@ extension DecisionFeatures {
         pathScore = reading.pathScore
         grammarFlights = grammar.flights(in: reading.text)
         candidates = normalizer.normalize(reading.text).candidates
-        if grammarFlights.isEmpty, let normalized = candidates.first?.flight, todaysFlights.contains(normalized) {
-            heardFlights = [normalized]
-        } else {
-            heardFlights = grammarFlights
-        }
+        heardFlights = Self.heardFlights(grammarFlights: grammarFlights, candidates: candidates, todaysFlights: todaysFlights)
         speechFrames = (segments.first.map { first in segments.last!.endFrame - first.startFrame + 1 }) ?? 0
 
         // The ratio is taken over the frames of words only: pauses inside the span fit silence in both decodes and

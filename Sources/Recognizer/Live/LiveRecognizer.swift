@@ -283,7 +283,8 @@ public final class LiveRecognizer {
     /// Decodes `samples` on this thread, timed.
     private func decodeNow(_ samples: [Int16], endSample: Int, predictedFlights: [FlightNumber]) throws -> CandidateDecode {
         let started = seconds(received)
-        let (result, cost) = try recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights, rivalBesideComparisons: true)
+        let (result, cost) = try recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights, rivalBesideComparisons: true,
+                                                           neuralBesideComparisons: true)
         return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: false, startedAt: started,
                                idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil, steps: cost.steps)
     }
@@ -434,7 +435,7 @@ private final class SnapshotDecode: @unchecked Sendable {
         let thread = Thread { [self] in
             let result = Result {
                 let (result, cost) = try box.recognizer.decodeSnapshot(samples, predictedFlights: predictedFlights, rivalBesideComparisons: true,
-                                                                       cancellation: cancellation)
+                                                                       neuralBesideComparisons: true, cancellation: cancellation)
                 return CandidateDecode(endSample: endSample, samples: samples, result: result, speculative: true, startedAt: startedAt,
                                        idleCoresSeconds: cost.idleCoresSeconds, rivalDecodedAlongside: cost.predictionCPUSeconds != nil, steps: cost.steps)
             }

@@ -41,8 +41,9 @@ final class NeuralPass {
     }
 
     /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
-    /// its rank is known.
-    func read(_ samples: [Int16], grammarFlight: FlightNumber?) throws -> DecisionFeatures.NeuralReading {
+    /// its rank is known. Once `cancellation` is cancelled, the read stops at its next decoder step and throws
+    /// `DecodeCancelled`.
+    func read(_ samples: [Int16], grammarFlight: FlightNumber?, cancellation: DecodeCancellation? = nil) throws -> DecisionFeatures.NeuralReading {
         let audio = samples.map { Float($0) / 32_768 }
         let frames = LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: configuration.encoderMarginSeconds)
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
@@ -57,7 +58,8 @@ final class NeuralPass {
         }
         let plan = trees.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
-        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode)
+        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
+                                                     cancellation: cancellation)
         let result: TrieScoringResult
         var offList: ScoredFlight?
         do {
@@ -66,6 +68,8 @@ final class NeuralPass {
                 let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
                 offList = try scorer.score(neighbours, with: nextTokenScorer, after: plan.prefix).best
             }
+        } catch let cancelled as DecodeCancelled {
+            throw cancelled
         } catch {
             throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
         }

@@ -15,12 +15,16 @@ final class WhisperNextTokenScorer: NextTokenScorer {
     let startStep: WhisperDecoderStep
     /// The free decode riding in the batches; advanced by one token per `extend` until it finishes.
     private(set) var freeDecode: GreedyFreeDecode?
+    /// Checked before each step: a read no longer wanted stops there (`DecodeCancelled`).
+    let cancellation: DecodeCancellation?
 
-    init(model: WhisperModel, encoding: WhisperEncoding, startStep: WhisperDecoderStep, freeDecode: GreedyFreeDecode? = nil) {
+    init(model: WhisperModel, encoding: WhisperEncoding, startStep: WhisperDecoderStep, freeDecode: GreedyFreeDecode? = nil,
+         cancellation: DecodeCancellation? = nil) {
         self.model = model
         self.encoding = encoding
         self.startStep = startStep
         self.freeDecode = freeDecode
+        self.cancellation = cancellation
     }
 
     func start(scoring next: [Int]) throws -> (state: WhisperDecoderState, logProbabilities: [Float]) {
@@ -30,6 +34,7 @@ final class WhisperNextTokenScorer: NextTokenScorer {
     func extend(_ states: [WhisperDecoderState], by tokens: [Int], scoring next: [[Int]]) throws
         -> [(state: WhisperDecoderState, logProbabilities: [Float])] {
         guard !states.isEmpty else { return [] }
+        try cancellation?.check()
         let limit = model.dimensions.textContextLength
         if let long = states.first(where: { $0.length >= limit }) {
             throw RecognizerError(operation: "score today's flights with the neural model", context: "a candidate reaches \(long.length + 1) tokens, past the decoder's \(limit)")

@@ -41,6 +41,11 @@ public struct DecodeSteps: Sendable, Hashable {
     public var crossCheck = 0.0
     /// The neural model's pass (`NeuralPass`): encoder, free decode and today's candidates scored.
     public var neural = 0.0
+    /// True when the neural pass ran beside the comparisons, before the decision said whether it wants it (the live
+    /// path: `FlightRecognizer.decodeSnapshot`'s `neuralBesideComparisons`).
+    public var neuralAhead = false
+    /// True when it ran ahead and the decision did not want it.
+    public var neuralUnused = false
 
     public init() {}
 }

@@ -1,0 +1,70 @@
+import FlightCore
+import Foundation
+
+/// The neural pass read on a thread of its own while the grammar's other passes finish (the live path), before the
+/// decision says whether it wants the reading: where it does, the decision has it sooner; where it does not, it is
+/// stopped. The reading depends only on the audio and the flight today's grammar heard, so it is the one the batch
+/// path would take.
+///
+/// The thread runs below the passes' priority (`niceness`): the neural pass takes what they leave of the two cores,
+/// so a decision that does not want it is not held back by it.
+///
+/// Safety of `@unchecked Sendable`: the helper thread only runs `NeuralPass.read` (the owner uses the pass on no other
+/// thread until `stop()` or `reading()` returns) and writes `outcome` and `cpuSeconds` before signalling; the owner
+/// reads them only after waiting.
+final class NeuralReadAhead: @unchecked Sendable {
+    /// The helper thread's nice value: with the passes at 0, a share of about a third of a core while they run.
+    static let niceness: Int32 = 5
+
+    private let done = DispatchSemaphore(value: 0)
+    private let cancellation = DecodeCancellation()
+    private var outcome: Result<DecisionFeatures.NeuralReading, any Error>?
+    private var threadCPUSeconds = 0.0
+    private var waited = false
+
+    /// Starts reading `samples` with `pass` (see `NeuralPass.read`).
+    init(pass: NeuralPass, samples: [Int16], grammarFlight: FlightNumber?) {
+        let box = UncheckedNeuralPass(pass: pass)
+        let cancellation = cancellation
+        let thread = Thread { [self] in
+            // Linux's nice value is the calling thread's.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+            let started = ThreadCPUClock.seconds()
+            let result = Result { try box.pass.read(samples, grammarFlight: grammarFlight, cancellation: cancellation) }
+            threadCPUSeconds = ThreadCPUClock.seconds() - started
+            outcome = result
+            done.signal()
+        }
+        thread.name = "FlightVoice.neural-read-ahead"
+        thread.start()
+    }
+
+    /// The reading, once the thread has it.
+    func reading() throws -> DecisionFeatures.NeuralReading {
+        wait()
+        return try outcome!.get()
+    }
+
+    /// Stops the read at its next decoder step and waits until the pass is free again.
+    func stop() {
+        cancellation.cancel()
+        wait()
+    }
+
+    /// CPU seconds the thread used (after `reading()` or `stop()`).
+    var cpuSeconds: Double {
+        wait()
+        return threadCPUSeconds
+    }
+
+    private func wait() {
+        guard !waited else { return }
+        waited = true
+        done.wait()
+    }
+}
+
+/// Carries the pass to the helper thread (see `NeuralReadAhead`).
+private struct UncheckedNeuralPass: @unchecked Sendable {
+    let pass: NeuralPass
+}
