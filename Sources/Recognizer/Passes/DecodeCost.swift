@@ -18,8 +18,14 @@ struct DecodeCost: Sendable {
     var predictionFollowedTodaysGrammar = false
 
     /// Seconds the decode takes on two idle cores: the longest of the threads' chains (a predicted rival starts when
-    /// the helper's comparison passes end, one started beside them when today's grammar ends).
+    /// the helper's comparison passes end, one started beside them when today's grammar ends, and so does a neural
+    /// pass read ahead, which counts where the decision used it).
     var idleCoresSeconds: Double {
+        let neuralAhead = steps.neuralAhead && !steps.neuralUnused ? steps.cepstra + steps.todaysGrammar + steps.neural : 0
+        return max(passesIdleCoresSeconds, neuralAhead)
+    }
+
+    private var passesIdleCoresSeconds: Double {
         guard let prediction = predictionCPUSeconds else { return max(mainCPUSeconds, comparisonsCPUSeconds) }
         guard predictionFollowedTodaysGrammar else { return max(mainCPUSeconds, comparisonsCPUSeconds + prediction) }
         return max(mainCPUSeconds, comparisonsCPUSeconds, steps.cepstra + steps.todaysGrammar + prediction)
