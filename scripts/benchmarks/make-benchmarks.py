@@ -231,7 +231,7 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
     text = [f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {len(rows)} clips naming a flight (the first of `{relative}`, {audio / max(1, len(rows)):.1f} s "
             f"each on average), one thread, load average {min(loads):.1f}–{max(loads):.1f}. Each stage is the best of "
             f"{repeats} runs in CPU milliseconds (`whisper-benchmark` times its free decodes once and its 30 s encoder "
-            f"{'once' if repeats // 2 <= 1 else f'{repeats // 2} times'}), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (float32 through BLAS); "
+            f"{'once' if repeats // 2 <= 1 else f'{repeats // 2} times'}), averaged over the clips; on one idle core the wall time of a one-thread stage is its CPU time. Ours is `Benchmarks/whisper-benchmark --threads 1` (the model file's float16 weights, float32 arithmetic, our own product kernel); "
             "CTranslate2 4.8.5 is `scripts/neural-model/ctranslate2-benchmark.py` on the same model, which accepts only "
             "the 30 s window. The pass in the product encodes the clip plus 1 s (`--neural-margin-seconds`), scores "
             "today's flights in one batch and decodes freely on that window. Peak RSS is the benchmark process's (the "
@@ -239,7 +239,7 @@ def neural_cost_section(manifest, clips, seed, work, repeats=3):
             "| implementation | encoder, clip + 1 s (ms) | encoder, 30 s window (ms) | scoring 64 candidates × 6 tokens (ms) "
             "| free decode, clip + 1 s (ms) | free decode, 30 s window (ms) | model load (ms CPU) | peak RSS (MB) |",
             "|---|---|---|---|---|---|---|---|",
-            f"| ours (`whisper-benchmark`, float32) | {mean(ours, 'encoder')} | {mean(ours, 'encoder 30 s')} | {mean(ours, 'scoring')} "
+            f"| ours (`whisper-benchmark`, float16 weights) | {mean(ours, 'encoder')} | {mean(ours, 'encoder 30 s')} | {mean(ours, 'scoring')} "
             f"| {mean(ours, 'free decode')} | {mean(ours, 'free decode 30 s')} | {mean(ours, 'load')} | {peak(ours)} |"]
     for compute_type, measures in reference.items():
         text.append(f"| CTranslate2, {compute_type} | – | {mean(measures, 'encoder 30 s')} | {mean(measures, 'scoring')} "
