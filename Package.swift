@@ -52,9 +52,11 @@ let package = Package(
         // (SwiftPM passes on the pkg-config include path but not its -D flags, so they are repeated here.)
         .target(name: "WebRTCNoiseSuppression", dependencies: ["CWebRTCAudioProcessing"],
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
-        // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, matrix products on OpenBLAS.
+        // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, its matrix products on our
+        // own kernels (CVectorMath) and OpenBLAS. The kernels are optimised in debug builds too: at -O0 their intrinsics
+        // spill every accumulator, and the tests that run the model would take minutes more.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "CVectorMath", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CVectorMath", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "CVectorMath"]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 

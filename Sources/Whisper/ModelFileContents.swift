@@ -35,7 +35,7 @@ final class ModelFileContents: @unchecked Sendable {
 
     init(copying data: Data) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        data.copyBytes(to: copy.bindMemory(to: UInt8.self))
+        _ = data.copyBytes(to: copy.bindMemory(to: UInt8.self))
         bytes = UnsafeRawBufferPointer(copy)
         isMapped = false
     }
