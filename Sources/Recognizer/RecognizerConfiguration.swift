@@ -170,8 +170,8 @@ public struct RecognizerConfiguration: Sendable {
     public var alwaysReadsNeural: Bool = false
 
     /// This configuration for the one recognizer of a process that listens live (the kiosk, `listen`, `bench-live`):
-    /// the neural pass's matrix products use every core, since the live decode's other passes are done with the second
-    /// core by the time the neural pass runs, and the traveller is waiting for it.
+    /// the neural pass's large matrix products may use every core: the traveller is waiting for it, and once the live
+    /// decode's other passes are done, the second core is free.
     public var listeningAlone: RecognizerConfiguration {
         var alone = self
         alone.neuralPass.blasThreadCount = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -135,7 +135,7 @@ struct LayerNorm: Sendable {
     }
 }
 
-/// The BLAS calls, and the process's BLAS thread count.
+/// The BLAS calls, and the process's thread count for matrix products.
 ///
 /// Thread rule: the products may run on any number of threads at once; the thread count and the kernels
 /// (`coreName`) are one setting for the whole process, made once before workers start.
@@ -150,7 +150,7 @@ public enum BLAS {
         threads.store(max(1, count), ordering: .relaxed)
     }
 
-    /// The threads a product may use (`setThreadCount`): OpenBLAS's, and `PackedMatrix`'s own.
+    /// The threads a `PackedMatrix` product may use (`setThreadCount`).
     static var threadCount: Int { threads.load(ordering: .relaxed) }
     private static let threads = Atomic<Int>(1)
 

@@ -99,12 +99,13 @@ public final class WhisperModel: Sendable {
     /// Taps of both encoder convolutions.
     static let convolutionKernel = 3
 
-    /// Loads `model.bin` from a model folder (e.g. models/whisper-tiny.en) and sets OpenBLAS to `blasThreadCount` threads.
+    /// Loads `model.bin` from a model folder (e.g. models/whisper-tiny.en) and lets its products use `blasThreadCount` threads.
     public convenience init(folder: URL, blasThreadCount: Int = 1) throws(WhisperModelError) {
         try self.init(file: CTranslate2ModelFile(path: folder.appendingPathComponent(Self.weightsFileName).path), blasThreadCount: blasThreadCount)
     }
 
-    /// Builds the model from a parsed CTranslate2 file, checking every shape; sets OpenBLAS to `blasThreadCount` threads.
+    /// Builds the model from a parsed CTranslate2 file, checking every shape; lets its products use `blasThreadCount` threads
+    /// (`BLAS.setThreadCount`).
     public init(file: CTranslate2ModelFile, blasThreadCount: Int = 1) throws(WhisperModelError) {
         guard file.specification == Self.specification else {
             throw .unexpectedSpecification(path: file.path, specification: file.specification, expected: Self.specification)

@@ -15,7 +15,8 @@ public struct NeuralPassConfiguration: Sendable, Hashable {
     /// about 17 ms a token. Flight numbers spelled letter by letter, the longest queries, run to about 5 tokens a second.
     public var freeTokensBase: Int = 6
     public var freeTokensPerSecond: Double = 5
-    /// OpenBLAS threads for the process (`openblas_set_num_threads`): 1, since workers are the parallelism.
+    /// Threads a large matrix product may use, for the process (`BLAS.setThreadCount`): 1, since workers are the
+    /// parallelism.
     public var blasThreadCount: Int = 1
 
     public init() {}
