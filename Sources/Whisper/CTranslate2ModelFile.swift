@@ -180,12 +180,20 @@ public struct CTranslate2ModelFile: Sendable {
         let variable = try self.variable(name, shape: expected)
         precondition(rows.lowerBound >= 0 && rows.upperBound <= (variable.shape.first ?? 1), "rows \(rows) of \(name) \(variable.shape)")
         guard variable.dataType == .float16 else { return try floats(of: variable, rows: rows).map { Float16($0).bitPattern } }
-        let rowLength = variable.count / max(1, variable.shape.first ?? 1)
+        return reading(variable, rows: rows) { base, count in
+            (0..<count).map { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+        }
+    }
+
+    /// `read` given where the values of `rows` start and how many there are; a mapped file's pages that held them are
+    /// released afterwards (`ModelFileContents`).
+    private func reading<T>(_ variable: Variable, rows: Range<Int>, _ read: (UnsafeRawPointer, Int) -> T) -> T {
+        let rowCount = variable.shape.first ?? 1
+        let rowLength = rowCount == 0 ? 0 : variable.count / rowCount
         let elements = (rows.lowerBound * rowLength)..<(rows.upperBound * rowLength)
-        let start = variable.bytes.lowerBound + elements.lowerBound * 2
-        defer { contents.releasePages(start..<(start + elements.count * 2)) }
-        let base = contents.bytes.baseAddress!.advanced(by: start)
-        return (0..<elements.count).map { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+        let bytes = (elements.lowerBound * variable.dataType.size)..<(elements.upperBound * variable.dataType.size)
+        defer { contents.releasePages((variable.bytes.lowerBound + bytes.lowerBound)..<(variable.bytes.lowerBound + bytes.upperBound)) }
+        return read(start(of: variable).advanced(by: bytes.lowerBound), elements.count)
     }
 
     private func variable(_ name: String, shape expected: [Int]?) throws(WhisperModelError) -> Variable {
@@ -196,41 +204,34 @@ public struct CTranslate2ModelFile: Sendable {
         return variable
     }
 
-    /// The values of `rows`; a mapped file's pages that held them are released afterwards (`ModelFileContents`).
+    /// The values of `rows` as `Float` (see `floats`).
     private func floats(of variable: Variable, rows: Range<Int>) throws(WhisperModelError) -> [Float] {
-        let rowCount = variable.shape.first ?? 1
-        let rowLength = rowCount == 0 ? 0 : variable.count / rowCount
-        let elements = (rows.lowerBound * rowLength)..<(rows.upperBound * rowLength)
-        defer {
-            let start = variable.bytes.lowerBound + elements.lowerBound * variable.dataType.size
-            contents.releasePages(start..<(start + elements.count * variable.dataType.size))
-        }
         if variable.dataType == .int8 || variable.dataType == .int16 || variable.dataType == .int32 {
-            return try dequantized(variable, rows: rows, rowLength: rowLength)
+            return try dequantized(variable, rows: rows)
         }
-        let count = elements.count
-        let base = start(of: variable).advanced(by: elements.lowerBound * variable.dataType.size)
-        switch variable.dataType {
-        case .float32:
-            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
-                initialized = count
-            }
-        case .float16:
-            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for i in 0..<count { buffer[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
-                initialized = count
-            }
-        case .bfloat16:
-            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for i in 0..<count {
-                    let half = UInt32(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
-                    buffer[i] = Float(bitPattern: half << 16)
+        return reading(variable, rows: rows) { base, count in
+            switch variable.dataType {
+            case .float32:
+                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    for i in 0..<count { buffer[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
+                    initialized = count
                 }
-                initialized = count
+            case .float16:
+                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    for i in 0..<count { buffer[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
+                    initialized = count
+                }
+            case .bfloat16:
+                return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    for i in 0..<count {
+                        let half = UInt32(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
+                        buffer[i] = Float(bitPattern: half << 16)
+                    }
+                    initialized = count
+                }
+            case .int8, .int16, .int32:
+                return []  // handled above
             }
-        case .int8, .int16, .int32:
-            return []  // handled above
         }
     }
 
@@ -252,19 +253,18 @@ public struct CTranslate2ModelFile: Sendable {
 
     /// int8 values of `rows` divided by their row's scale (`<name>_scale`, one float per row); other integer types are
     /// refused.
-    private func dequantized(_ variable: Variable, rows: Range<Int>, rowLength: Int) throws(WhisperModelError) -> [Float] {
+    private func dequantized(_ variable: Variable, rows: Range<Int>) throws(WhisperModelError) -> [Float] {
         guard variable.dataType == .int8, let rowCount = variable.shape.first, rowCount > 0,
               let scaleVariable = self.variable(variable.name + "_scale") else {
             throw .unsupportedDataType(path: path, variable: variable.name, dataType: variable.dataType.description)
         }
         let scales = try floats(scaleVariable.name, shape: [rowCount])
-        let base = start(of: variable).assumingMemoryBound(to: Int8.self)
-        return [Float](unsafeUninitializedCapacity: rows.count * rowLength) { buffer, initialized in
-            for (index, row) in rows.enumerated() {
-                let inverse = 1 / scales[row]
-                for column in 0..<rowLength { buffer[index * rowLength + column] = Float(base[row * rowLength + column]) * inverse }
+        return reading(variable, rows: rows) { base, count in
+            let values = base.assumingMemoryBound(to: Int8.self), rowLength = count / max(1, rows.count)
+            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count { buffer[index] = Float(values[index]) * (1 / scales[rows.lowerBound + index / rowLength]) }
+                initialized = count
             }
-            initialized = rows.count * rowLength
         }
     }
 
