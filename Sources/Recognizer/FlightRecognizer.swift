@@ -416,19 +416,18 @@ public final class FlightRecognizer {
         if configuration.alwaysReadsNeural || decider.wantsNeuralCheck(features), let neural = try neuralChecker() {
             if let neuralAhead {
                 features.neural = try neuralAhead.reading()
-                cost.steps.neural = neuralAhead.cpuSeconds
-                cost.steps.neuralAhead = true
             } else {
                 try cancellation?.check()
                 let neuralStarted = ThreadCPUClock.seconds()
                 features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)
                 cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
             }
-        } else if let neuralAhead {
-            neuralAhead.stop()
+        }
+        if let neuralAhead {
+            neuralAhead.stop()  // nothing left to stop once read
             cost.steps.neural = neuralAhead.cpuSeconds
             cost.steps.neuralAhead = true
-            cost.steps.neuralUnused = true
+            cost.steps.neuralUnused = features.neural == nil
         }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,
