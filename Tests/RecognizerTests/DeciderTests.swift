@@ -217,76 +217,90 @@ struct CalibratedDeciderTests {
         #expect(!decider.wantsCrossCheck(heard(fit: -49, other: nil)))
     }
 
-    @Test("with a neural check, a flight the neural model ranks first by its margin and score is answered from the lower probability; else asked as before")
-    func neuralCheckAnswers() {
-        let checking = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4))
-        func heard(fit: Double, neural: FlightNumber?, margin: Double? = 1, score: Double = -2, open: FlightNumber? = nil) -> DecisionFeatures {
-            var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil)
-            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: 0,
-                                                             freeTranscript: "LX 40.", freeTranscriptFlight: neural)
-            return features
-        }
+    /// A neural decision model that looks only at `input` (standardized as is): p = σ(weight · value + intercept).
+    static func neuralModel(_ input: String, weight: Double, intercept: Double) -> NeuralDecisionModel {
+        let count = NeuralDecisionModel.inputNames.count
+        var weights = [Double](repeating: 0, count: count)
+        weights[NeuralDecisionModel.inputNames.firstIndex(of: input)!] = weight
+        return NeuralDecisionModel(inputNames: NeuralDecisionModel.inputNames, means: [Double](repeating: 0, count: count),
+                                   scales: [Double](repeating: 1, count: count), weights: weights, intercept: intercept)
+    }
+
+    /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
+    static func withNeural(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber?, margin: Double? = 1, score: Double = -2,
+                           free: FlightNumber? = nil, offList: Double? = nil, open: FlightNumber? = nil, unexplained: Double = 0) -> DecisionFeatures {
+        var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil, heard: grammar, unexplained: unexplained)
+        features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: nil,
+                                                         freeTranscript: "", freeTranscriptFlight: free,
+                                                         offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList)
+        return features
+    }
+
+    @Test("with a neural check, the neural model's first flight is answered where it is asked and its decision model is sure of it, whatever the grammar heard")
+    func neuralCheckAnswers() throws {
+        // p = σ(4 · margin − 2): sure (≥ 0.8) from a lead of 0.85 nats per token.
+        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: Self.neuralModel("margin", weight: 4, intercept: -2))
+        let checking = Self.fitOnlyDecider(neuralCheck: check)
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
         #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -49)), "p 0.73: between the neural check's and accept")
-        #expect(checking.decide(heard(fit: -49, neural: lx40)).decision == .accepted(lx40))
-        #expect(checking.decide(heard(fit: -49, neural: lx40, margin: nil)).decision == .accepted(lx40), "the only flight of the day")
-        #expect(checking.decide(heard(fit: -49, neural: lx40, margin: 0.4)).decision == .confirm([lx40]), "too close to the runner-up")
-        #expect(checking.decide(heard(fit: -49, neural: lx40, score: -5)).decision == .confirm([lx40]), "explains the audio poorly")
-        #expect(checking.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]), "another flight")
+        let sure = checking.decide(Self.withNeural(fit: -49, neural: lx40))
+        #expect(sure.decision == .accepted(lx40))
+        #expect(abs(sure.confidence - 1 / (1 + exp(-2.0))) < 1e-9, "the neural decision model's probability is the answer's confidence")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44)).decision == .accepted(lx44), "sure of another flight than the grammar's")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx40, margin: nil)).decision == .accepted(lx40), "the only flight of the day")
+        let unsure = checking.decide(Self.withNeural(fit: -49, neural: lx44, margin: 0.4))
+        #expect(unsure.decision == .confirm([lx40]), "not sure: the grammar's decision")
+        #expect(abs(unsure.confidence - 1 / (1 + exp(-1.0))) < 1e-9, "the grammar's probability")
         #expect(checking.decide(DeciderTests.features(fit: -49)).decision == .confirm([lx40]), "not read")
-        #expect(checking.decide(heard(fit: -51, neural: lx40)).decision == .accepted(lx40), "p 0.27: under the confirm probability, over the check's")
-        #expect(checking.decide(heard(fit: -51, neural: lx44)).decision.isRejected)
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: nil)).decision == .confirm([lx40]), "read no flight")
+        #expect(checking.decide(Self.withNeural(fit: -51, neural: lx44)).decision == .accepted(lx44), "p 0.27: under the confirm probability, over the check's")
         #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -52)), "p 0.12: below the neural check's probability")
-        #expect(checking.decide(heard(fit: -52, neural: lx40)).decision.isRejected, "read where not asked, it decides nothing")
+        #expect(checking.decide(Self.withNeural(fit: -52, neural: lx40)).decision.isRejected, "read where not asked, it decides nothing")
         #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -47)), "answered without it")
-        #expect(checking.decide(heard(fit: -49, neural: lx40, open: lx44)).decision == .confirm([lx40, lx44]), "doubt still asks")
-        #expect(decider.decide(heard(fit: -49, neural: lx40)).decision == .confirm([lx40]), "no neural check in the model")
-    }
-
-    @Test("a neural check sure on its own answers its own flight below the accept probability, whatever the grammar heard")
-    func neuralSoloAnswers() {
-        let checking = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3))
-        func heard(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber, margin: Double = 1.2, score: Double = -2,
-                   unexplained: Double = 0) -> DecisionFeatures {
-            var features = DeciderTests.features(fit: fit, heard: grammar, unexplained: unexplained)
-            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "", score: score, margin: margin, grammarFlightRank: nil,
-                                                             freeTranscript: "", freeTranscriptFlight: nil)
-            return features
-        }
-        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
-        #expect(checking.decide(heard(fit: -49, neural: lx44)).decision == .accepted(lx44), "sure of another flight than the grammar's")
-        #expect(checking.decide(heard(fit: -51, neural: lx44)).decision == .accepted(lx44), "p 0.27: under the confirm probability, over the check's")
-        #expect(checking.decide(heard(fit: -52, neural: lx44)).decision.isRejected, "p 0.12: below the check's probability, not asked")
+        #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44)).decision == .accepted(lx40), "answered without it: not asked")
         #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "nothing of today's heard")
-        #expect(checking.decide(heard(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44))
-        #expect(checking.decide(heard(fit: -49, neural: lx44, margin: 0.9)).decision == .confirm([lx40]), "not sure enough on its own")
-        #expect(checking.decide(heard(fit: -49, neural: lx44, score: -3.5)).decision == .confirm([lx40]), "explains the audio too poorly")
-        #expect(checking.decide(heard(fit: -47, neural: lx44)).decision == .accepted(lx40), "answered without it: not asked")
-        #expect(checking.decide(heard(fit: -49, neural: lx44, unexplained: 1)).decision == .confirm([lx40]), "speech the words do not explain")
-        let agreeingOnly = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4))
-        #expect(!agreeingOnly.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "without a solo lead, nothing to ask it")
-        #expect(agreeingOnly.decide(heard(fit: -49, neural: lx44)).decision == .confirm([lx40]))
+        #expect(checking.decide(Self.withNeural(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44))
+        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -49, unexplained: 1)), "speech the words do not explain")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, unexplained: 1)).decision == .confirm([lx40]))
+        #expect(decider.decide(Self.withNeural(fit: -49, neural: lx44)).decision == .confirm([lx40]), "no neural check in the model")
     }
 
-    @Test("a flight that does not fly today, scored above the neural model's first flight, keeps either way from answering")
-    func neuralOffListGuard() {
-        let check = DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3, offListMargin: 0.2)
-        let checking = Self.fitOnlyDecider(neuralCheck: check)
-        func heard(fit: Double, neural: FlightNumber, offList: Double?) -> DecisionFeatures {
-            var features = DeciderTests.features(fit: fit)
-            features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 44.", score: -2, margin: 1.2, grammarFlightRank: nil,
-                                                             freeTranscript: "", freeTranscriptFlight: nil,
-                                                             offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList)
-            return features
-        }
+    @Test("the neural decision model reads the neural model's leads and whether the grammar, the open grammar and the free transcript heard its flight")
+    func neuralDecisionInputs() throws {
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
-        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: 0.5)).decision == .accepted(lx44), "today's flight well above its neighbours")
-        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: nil)).decision == .accepted(lx44), "no neighbour scored")
-        #expect(checking.decide(heard(fit: -49, neural: lx44, offList: 0.1)).decision == .confirm([lx40]), "solo: too close to LX 440")
-        #expect(checking.decide(heard(fit: -49, neural: lx40, offList: 0.5)).decision == .accepted(lx40))
-        #expect(checking.decide(heard(fit: -49, neural: lx40, offList: -0.3)).decision == .confirm([lx40]), "both heard LX 40, but a flight that does not fly today fits better")
-        #expect(Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, margin: 0.5, score: -4, soloMargin: 1, soloScore: -3))
-            .decide(heard(fit: -49, neural: lx44, offList: -1)).decision == .accepted(lx44), "a check without an off-list lead does not look")
+        func inputs(_ features: DecisionFeatures, grammarProbability: Double = 0.73) throws -> [String: Double] {
+            let reading = try #require(features.neural)
+            let values = try #require(NeuralDecisionModel.inputs(reading, features: features, grammarProbability: grammarProbability))
+            return Dictionary(uniqueKeysWithValues: zip(NeuralDecisionModel.inputNames, values))
+        }
+        let agreeing = try inputs(Self.withNeural(fit: -49, neural: lx40, margin: 5, score: -12, free: lx40, offList: -3, open: lx40))
+        #expect(agreeing == ["score": -10, "margin": 3, "off_list_margin": -1, "grammar_agrees": 1, "grammar_logit": log(0.73 / (1 - 0.73)),
+                             "grammar_other": 0, "open_agrees": 1, "free_agrees": 1, "snr": 40], "clipped where the script clips")
+        let other = try inputs(Self.withNeural(fit: -49, neural: lx44, margin: nil, score: -1.5, offList: nil, open: lx40))
+        #expect(other == ["score": -1.5, "margin": 3, "off_list_margin": 1, "grammar_agrees": 0, "grammar_logit": 0,
+                          "grammar_other": 1, "open_agrees": 0, "free_agrees": 0, "snr": 40])
+        let alone = try inputs(Self.withNeural(fit: -49, grammar: [], neural: lx44, offList: 0.25), grammarProbability: 0)
+        #expect(alone["grammar_other"] == 0 && alone["grammar_agrees"] == 0 && alone["off_list_margin"] == 0.25)
+        #expect(try inputs(Self.withNeural(fit: -49, neural: lx40), grammarProbability: 1)["grammar_logit"] == NeuralDecisionModel.logitLimit)
+        let unread = Self.withNeural(fit: -49, neural: nil)
+        #expect(NeuralDecisionModel.inputs(try #require(unread.neural), features: unread, grammarProbability: 0.5) == nil, "no flight read, nothing to judge")
+
+    }
+
+    @Test("a flight that does not fly today, scored above the neural model's first flight by more than the check's lead, keeps it from answering")
+    func neuralOffListGuard() {
+        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: -0.3,
+                                              model: Self.neuralModel("margin", weight: 4, intercept: -2))
+        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: 0.5)).decision == .accepted(lx44), "today's flight above its neighbours")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: nil)).decision == .accepted(lx44), "no neighbour scored")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: -0.2)).decision == .accepted(lx44), "within the check's lead")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: -0.4)).decision == .confirm([lx40]), "LX 440 fits better by more")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx40, offList: -0.4)).decision == .confirm([lx40]), "even where the grammar heard the same")
+        #expect(Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8,
+                                                                           model: Self.neuralModel("margin", weight: 4, intercept: -2)))
+            .decide(Self.withNeural(fit: -49, neural: lx44, offList: -1)).decision == .accepted(lx44), "a check without an off-list lead does not look")
     }
 
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")

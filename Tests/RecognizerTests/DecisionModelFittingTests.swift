@@ -21,7 +21,7 @@ struct DecisionModelFittingTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("fv-\(UUID().uuidString)-\(name)")
     }
 
-    @Test("the stock model's coefficients, probabilities and cross-check (DecisionModel+Fitted.swift)")
+    @Test("the stock model's coefficients, probabilities, cross-check and neural check (DecisionModel+Fitted.swift)")
     func stockModelRebuilds() throws {
         let out = Self.temporaryFile("fitted.swift")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -31,6 +31,7 @@ struct DecisionModelFittingTests {
             "--dev", "synthetic=dev-synthetic-features.tsv,adapted-dev-synthetic-manifest.tsv",
             "--cross-check-model", "../../models/en-us-flightvoice/decision-model.json",
             "--cross-check", "human=adapted-dev-human-features.tsv", "--cross-check", "synthetic=adapted-dev-synthetic-features.tsv",
+            "--neural", "training=neural-training-features.tsv",
             "--neural", "human=neural-dev-human-features.tsv", "--neural", "synthetic=neural-dev-synthetic-features.tsv",
             "--swift", out.path,
         ], in: Self.scripts)
@@ -81,8 +82,7 @@ struct DecisionModelFittingTests {
         let counted = try Self.python(["-c", """
             import sys; sys.path.insert(0, "../benchmarks"); import summarize; fit = summarize.fit
             stock = summarize.refit("training-features.tsv")
-            rows = fit.load("dev-human-features.tsv", "adapted-dev-human-manifest.tsv")
-            fit.pair_neural(rows, fit.load_neural("neural-dev-human-features.tsv"))
+            rows = fit.load("neural-dev-human-features.tsv")
             decide = stock.decision()
             own = sum(fit.decide(r, fit.probability(stock.model, r), stock.accept, stock.confirm, stock.agreement, None,
                                  stock.neural) == "accept_neural" for r in rows)

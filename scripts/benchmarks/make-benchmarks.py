@@ -299,8 +299,8 @@ def print_neural_section(calibrated, telephone, sets, cost):
     """Prints the `## Neural pass` section: the ablation grammar only / neural only / fused on every set (as the
     default recognizer routes telephone clips when `telephone` is given: see `summarize.report`), the reliability of the
     fused decision, and the pass's own cost (`cost`, from `neural_cost_section`)."""
-    deciders, models = {"wide": calibrated}, {"wide": calibrated.model}
-    if telephone: deciders["telephone"], models["telephone"] = telephone[0], telephone[0].model
+    deciders = {"wide": calibrated}
+    if telephone: deciders["telephone"] = telephone[0]
     grammar = summarize.by_band({band: decision.decision(neural_checking=False) for band, decision in deciders.items()})
     fused = summarize.by_band({band: decision.decision() for band, decision in deciders.items()})
     checks = [(band, decision.neural) for band, decision in deciders.items() if decision.neural is not None]
@@ -316,7 +316,7 @@ def print_neural_section(calibrated, telephone, sets, cost):
         variants.append(("**fused (default)**", fused))
         for band, neural in checks:
             print(f"The neural check ({'telephone audio' if band == 'telephone' else 'wideband audio'}): "
-                  f"where nothing else doubts the flight{summarize.describe_neural(neural)}.\n")
+                  f"the grammar's decision{summarize.describe_neural(neural)}.\n")
     else:
         print("No neural check is chosen yet (`DecisionModel.neuralCheck` is absent from the stock decision and from "
               "models/en-us-flightvoice/decision-model.json), so the default decision does not ask the neural model and "
@@ -329,7 +329,7 @@ def print_neural_section(calibrated, telephone, sets, cost):
         if telephone and name in telephone[1]:
             rows = summarize.as_routed(rows, summarize.fit.load(telephone[1][name]), os.path.dirname(manifest))
         routed.append((name, summarize.with_manifest(rows, manifest)))
-    summarize.neural_section(routed, variants, fused if checks else grammar, summarize.BandProbability(models),
+    summarize.neural_section(routed, variants, fused if checks else grammar, summarize.AnswerConfidence(deciders),
                              "fused decision" if checks else "default decision (grammar only)")
     print(NEURAL_COST_HEADING + "\n")
     print("\n".join(cost))

@@ -51,8 +51,8 @@ def threshold_decision(row):
 def model_decision(model, accept, confirm, agreement=None, cross=None, neural=None):
     """(decision, flights offered) as the calibrated Decider takes it: the fitting script's decision (rows from
     `fit.load`), with what a "did you mean" offers. With `cross` ((own, other) probabilities), as `--cross-check`
-    decides, on rows that carry the second model's decision (`with_cross_check`); with `neural` ((probability, margin,
-    score), `DecisionModel.neuralCheck`), with the neural check, on rows that carry the neural model's reading
+    decides, on rows that carry the second model's decision (`with_cross_check`); with `neural` (`fit.NeuralCheck`,
+    `DecisionModel.neuralCheck`), with the neural check, on rows that carry the neural model's reading
     (`eval --neural`)."""
     def decide(row):
         if row["decision"] == "no_speech": return "reject", []
@@ -115,6 +115,16 @@ class BandProbability:
         self.models = models
     def probability(self, row):
         return self.models[row.get("band", "wide")].probability(row)
+
+class AnswerConfidence:
+    """The confidence of a routed row's answer, as the Swift `Decider` reports it: the neural decision model's
+    probability where the neural check answered, else the calibrated probability of the band's decision."""
+    def __init__(self, calibrated):
+        self.calibrated = calibrated
+    def probability(self, row):
+        c = self.calibrated[row.get("band", "wide")]
+        p = fit.probability(c.model, row)
+        return c.neural.model.probability(row) if fit.neural_answer(row, p, c.accept, c.neural) else p
 
 def outcome(row, decision):
     kind, offered = decision
@@ -208,7 +218,7 @@ def grouped(rows, column, variants):
 def neural_section(sets, variants, fused_decide, probability, fused_name="fused decision"):
     """Prints the neural pass's ablation for `sets` [(name, rows with the manifest's columns)]: `variants` [(label,
     decider)] per condition and per kind of speaker, and the reliability of the answers `fused_decide` (called
-    `fused_name`) gives (`probability`: the calibrated model of each row)."""
+    `fused_name`) gives (`probability`: each answer's confidence, an `AnswerConfidence`)."""
     for name, rows in sets:
         read = sum(1 for row in rows if row.get("neural") is not None)
         print(f"### {name} ({len(rows)} clips, {read} read by the neural model)\n")
@@ -218,8 +228,9 @@ def neural_section(sets, variants, fused_decide, probability, fused_name="fused 
         for column in ["condition", speakers]:
             print(grouped(rows, column, variants) + "\n")
         answered = [row for row in rows if fused_decide(row)[0] == "accept"]
-        print(f"Reliability of the answers of the {fused_name} (each answered clip's calibrated probability against how "
-              "often the flight answered was the flight said):\n\n" + fit.reliability(answered, probability) + "\n")
+        print(f"Reliability of the answers of the {fused_name} (each answered clip's confidence, the neural decision "
+              "model's probability where the neural check answered, against how often the flight answered was the flight "
+              "said):\n\n" + fit.reliability(answered, probability, lambda row: fused_decide(row)[1][0] == row["expected"]) + "\n")
 
 class Calibrated:
     """A calibrated decision: the model, its probabilities (`agreement` and `cross` None where it has none) and where
@@ -227,7 +238,7 @@ class Calibrated:
     def __init__(self, model, accept, confirm, agreement, cross, description, neural=None):
         self.model, self.accept, self.confirm, self.agreement, self.cross = model, accept, confirm, agreement, cross
         self.description = description
-        # The neural check (probability, margin, score), None where the decision has none.
+        # The neural check (`fit.NeuralCheck`), None where the decision has none.
         self.neural = neural
 
     def decision(self, cross_checking=False, neural_checking=True):
@@ -238,39 +249,31 @@ class Calibrated:
 
 # The committed decodes the stock decision is fitted and chosen on (docs/accuracy-and-decisions.md, "A second model's decision"), beside the
 # training features: each dev set's features, its manifest, and the adapted model's decodes of it for the cross-check.
-STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv", "neural-dev-human-features.tsv"),
-                  ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv",
-                   "neural-dev-synthetic-features.tsv")]
+STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "adapted-dev-human-features.tsv"),
+                  ("dev-synthetic-features.tsv", "adapted-dev-synthetic-manifest.tsv", "adapted-dev-synthetic-features.tsv")]
+# Decodes with the neural model's readings (`eval --neural`, committed-decodes.py) of the training clips, on which the
+# neural decision model is fitted, and of the dev clips, on which the neural check is chosen.
+STOCK_NEURAL_SETS = ["neural-training-features.tsv", "neural-dev-human-features.tsv", "neural-dev-synthetic-features.tsv"]
 ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models", "en-us-flightvoice", "decision-model.json")
-# Where fit-decision-model.py --swift writes the stock decision, its neural check included once one is chosen.
-STOCK_SWIFT = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "Recognizer", "Decision", "DecisionModel+Fitted.swift")
-
-def committed_neural_check(swift_path=STOCK_SWIFT):
-    """The stock decision's neural check as committed (`neuralCheck: NeuralCheck(probability: P, margin: M, …)` in
-    DecisionModel+Fitted.swift) as the fitting script's tuple, or None while it has none."""
-    found = re.search(r"neuralCheck: NeuralCheck\(([^)]*)\)", open(swift_path).read())
-    if not found: return None
-    return fit.neural_check(dict((key, float(value)) for key, value in re.findall(r"(\w+): (-?[\d.]+(?:e[-+]?\d+)?)", found.group(1))))
-
 def refit(train_path):
     """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
-    beside them, with the command in docs/accuracy-and-decisions.md (`DecisionModel+Fitted.swift` holds the same)."""
+    beside them, with the command in docs/accuracy-and-decisions.md (`DecisionModel+Fitted.swift` holds the same); its
+    neural check fitted on the committed decodes with the neural model's readings (`STOCK_NEURAL_SETS`)."""
     train = fit.load(train_path)
     model = fit.Model(train)
     folder = os.path.dirname(train_path)
     devs = []
     if all(os.path.exists(os.path.join(folder, name)) for names in STOCK_DEV_SETS for name in names):
         cross_model = fit.Model.from_file(ADAPTED_DECISION)[0]
-        for features, manifest, adapted, neural in STOCK_DEV_SETS:
+        for features, manifest, adapted in STOCK_DEV_SETS:
             rows = fit.load(os.path.join(folder, features), os.path.join(folder, manifest))
             fit.pair_cross_check(rows, fit.load(os.path.join(folder, adapted)), cross_model)
-            fit.pair_neural(rows, fit.load_neural(os.path.join(folder, neural)))
             devs.append(rows)
     accept, confirm, agreement, cross = fit.choose(devs or [train], model)
-    # The neural check, chosen again on the committed dev readings; where they are not beside the training features,
-    # the one DecisionModel+Fitted.swift holds, or none.
-    neural = fit.choose_neural(devs, model, accept, confirm, agreement, cross) if devs else None
-    if neural is None: neural = committed_neural_check()
+    neural = None
+    if devs and all(os.path.exists(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS):
+        training, *dev_sets = [fit.load(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS]
+        neural = fit.choose_neural(dev_sets, model, fit.NeuralModel(training, model), accept, confirm, agreement, None)
     return Calibrated(model, accept, confirm, agreement, cross,
                       f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`", neural)
 
@@ -278,7 +281,7 @@ def committed(model_path):
     """The calibrated decision an acoustic model's decision-model.json holds."""
     model, accept, confirm, agreement = fit.Model.from_file(model_path)
     check = json.load(open(model_path)).get("neuralCheck")
-    neural = None if check is None else fit.neural_check(check)
+    neural = None if check is None else fit.NeuralCheck.from_json(check, model)
     return Calibrated(model, accept, confirm, agreement, None,
                       f"`{os.path.relpath(model_path)}`, written by `scripts/decision-model/fit-decision-model.py`", neural)
 
@@ -291,12 +294,10 @@ def describe(calibrated):
 def describe_neural(neural):
     """The neural check in words (after a comma), or nothing where there is none."""
     if neural is None: return ""
-    probability, margin, score, solo_margin, solo_score, off_list = neural
-    solo = "" if not math.isfinite(solo_margin) else (f", or its own first flight below the accept probability when it leads by "
-                                                      f"≥ {solo_margin:g} at a score ≥ {solo_score:g}")
-    guard = "" if not math.isfinite(off_list) else f", either only ≥ {off_list:g} above the flights one digit or letter away that do not fly today"
-    return (f", and at p ≥ {probability:g} when the neural model ranks the same flight first by ≥ {margin:g} nats per token "
-            f"at a score ≥ {score:g}{solo}{guard}")
+    guard = "" if not math.isfinite(neural.off_list) else (f" and it scores at most {-neural.off_list:g} nats per token below the "
+                                                           "flights one digit or letter away that do not fly today")
+    return (f", and the neural model's first flight where p ≥ {neural.probability:g} (or nothing of today's was heard) when "
+            f"the neural decision model gives it ≥ {neural.accept:g}{guard}")
 
 def report(calibrated, sets, reliable, telephone=None):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;

@@ -34,10 +34,12 @@ probabilities a flight both heard is answered (the one that answers the flight s
       pairs each clip of the dev or check file NAME with the second model's decode of it (by file name), its probability
       from that model's decision model.
   --neural NAME=neural-features.tsv ...
-      pairs each clip of the dev or check file NAME with the neural model's reading of it (by file name; `flightvoice eval
-      --neural --features`); where every dev file has readings, also chooses the neural check (`choose_neural`).
+      pairs each clip of the dev or check file NAME (or of the training file, NAME `training`) with the neural model's
+      reading of it (by file name; `flightvoice eval --neural --features`). With readings of the training clips, also
+      fits the neural decision model (`NeuralModel`: the probability that the neural model's first flight is the flight
+      said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`).
 
-The inputs must match `DecisionModel.inputs` in Swift, name for name. They use only columns every features file has
+The inputs must match `DecisionModel.inputs` (and `neural_inputs` `NeuralDecisionModel.inputs`) in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
 """
 import csv, json, math, os, sys
@@ -124,23 +126,11 @@ def load(path, manifest=None):
     return rows
 
 def neural_reading(row):
-    """The neural model's reading of a clip (flight, margin or None, score, off-list margin or None), None where it was
-    not read."""
+    """The neural model's reading of a clip (flight, margin or None, score, off-list margin or None, the free
+    transcript's flight), None where it was not read."""
     if row.get("neural_score") in (None, ""): return None
     return (row.get("neural_flight", ""), number(row.get("neural_margin")), float(row["neural_score"]),
-            number(row.get("neural_off_list_margin")))
-
-def load_neural(path):
-    """The rows of an `eval --neural --features` file, or of its neural columns alone (`neural-dev-*-features.tsv`)."""
-    return list(csv.DictReader(open(path), delimiter="\t"))
-
-def pair_neural(rows, neural_rows):
-    """Gives each row the neural model's reading of the same clip (matched by file name), from `eval --neural`."""
-    readings = {os.path.basename(r["path"]): neural_reading(r) for r in neural_rows}
-    for row in rows:
-        name = os.path.basename(row["path"])
-        if name not in readings: sys.exit(f"{row['path']}: not in the neural model's readings")
-        row["neural"] = readings[name]
+            number(row.get("neural_off_list_margin")), row.get("neural_free_flight", ""))
 
 def pair_cross_check(rows, other_rows, other_model):
     """Gives each row the second model's decision on the same clip (matched by file name): its flight and probability."""
@@ -185,13 +175,22 @@ def fit(xs, ys):
     return beta[0], beta[1:]
 
 class Model:
+    """A logistic regression over `features(row)` of the rows `use` selects, labelled by `label`; the grammar's decision
+    model by default: the probability that the flight heard is the one said."""
+    names = NAMES
+
     def __init__(self, rows):
-        raw = [inputs(r) for r in rows if r["heard"]]
+        used = [r for r in rows if self.use(r)]
+        raw = [self.features(r) for r in used]
         n = len(raw)
         self.means = [sum(c) / n for c in zip(*raw)]
         self.scales = [math.sqrt(sum((v - m) ** 2 for v in c) / n) or 1.0 for c, m in zip(zip(*raw), self.means)]
         xs = [self.standardize(x) for x in raw]
-        self.intercept, self.weights = fit(xs, [1.0 if r["right"] else 0.0 for r in rows if r["heard"]])
+        self.intercept, self.weights = fit(xs, [1.0 if self.label(r) else 0.0 for r in used])
+
+    def features(self, row): return inputs(row)
+    def use(self, row): return row["heard"]
+    def label(self, row): return row["right"]
 
     @classmethod
     def from_file(cls, path):
@@ -206,8 +205,67 @@ class Model:
         return [(v - m) / s for v, m, s in zip(x, self.means, self.scales)]
 
     def probability(self, row):
-        z = self.intercept + sum(w * v for w, v in zip(self.weights, self.standardize(inputs(row))))
+        z = self.intercept + sum(w * v for w, v in zip(self.weights, self.standardize(self.features(row))))
         return 1 / (1 + math.exp(-max(-30, min(30, z))))
+
+NEURAL_NAMES = ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees",
+                "free_agrees", "snr"]
+NEURAL_SCORE_FLOOR, NEURAL_MARGIN_LIMIT, OFF_LIST_LIMIT, LOGIT_LIMIT = -10.0, 3.0, 1.0, 6.0
+
+def neural_inputs(row, p):
+    """The neural decision model's inputs (as `NeuralDecisionModel.inputs` in Swift): how sure the neural model is of its
+    first flight (its score, its lead over today's next flight and over its own off-list neighbours), and whether the
+    grammar (with the grammar's decision model's probability `p`), the open grammar and the free transcript heard it."""
+    flight, margin, score, off_list, free_flight = row["neural"]
+    agrees = row["heard"] and flight == row["heard_today"]
+    logit = math.log(p / (1 - p)) if 0 < p < 1 else (LOGIT_LIMIT if p >= 1 else -LOGIT_LIMIT)
+    return [
+        max(score, NEURAL_SCORE_FLOOR),
+        min(margin if margin is not None else NEURAL_MARGIN_LIMIT, NEURAL_MARGIN_LIMIT),
+        min(max(off_list if off_list is not None else OFF_LIST_LIMIT, -OFF_LIST_LIMIT), OFF_LIST_LIMIT),
+        1.0 if agrees else 0.0,
+        min(max(logit, -LOGIT_LIMIT), LOGIT_LIMIT) if agrees else 0.0,
+        1.0 if row["heard"] and not agrees else 0.0,
+        1.0 if row["open_flight"] == flight else 0.0,
+        1.0 if free_flight == flight else 0.0,
+        min(max(number(row["snr_db"], 0.0), 0.0), SNR_LIMIT),
+    ]
+
+class NeuralModel(Model):
+    """The neural decision model: the probability that the neural model's first flight is the flight said, fitted on
+    every training clip it read a flight on (clips naming none and queries for flights not flying today count as wrong)."""
+    names = NEURAL_NAMES
+
+    def __init__(self, rows, grammar_model):
+        self.grammar_model = grammar_model
+        super().__init__(rows)
+
+    def features(self, row): return neural_inputs(row, probability(self.grammar_model, row))
+    def use(self, row): return row["neural"] is not None and row["neural"][0] != ""
+    def label(self, row): return row["neural"][0] == row["expected"]
+
+    def probability(self, row):
+        cached = row.get("_neural_probability")
+        if cached is None or cached[0] is not self:
+            cached = (self, super().probability(row))
+            row["_neural_probability"] = cached
+        return cached[1]
+
+class NeuralCheck:
+    """Where the neural model is asked (from the grammar's `probability` up to its accept probability, or where nothing
+    of today's was heard), from which of the neural decision `model`'s probabilities its first flight is answered, and
+    the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked)."""
+    def __init__(self, probability, model, accept, off_list=-math.inf):
+        self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
+
+    @classmethod
+    def from_json(cls, data, grammar_model):
+        """The check a decision-model.json holds (`model_file`'s "neuralCheck"), judging with `grammar_model`'s probability."""
+        if data["model"]["inputNames"] != NEURAL_NAMES: sys.exit("the neural check's inputs are not this script's; refit it")
+        neural_model = NeuralModel.__new__(NeuralModel)
+        neural_model.grammar_model = grammar_model
+        for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
+        return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf))
 
 def open_grammar_doubts(row):
     """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
@@ -223,47 +281,29 @@ def cross_check_share(rows, model, accept, cross):
     return sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
 
 def wants_neural(row, p, accept, neural):
-    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): below the accept probability from
-    the check's (neural = (probability, margin, score, solo margin, solo score, off-list margin)); where nothing of today's was heard, only
-    when the check answers on the neural model's own certainty."""
+    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): from the check's probability up to
+    the accept probability, or wherever nothing of today's was heard."""
     if neural is None or number(row["unexplained_speech_s"], 0.0) >= UNEXPLAINED_CONFIRM_SECONDS: return False
-    if not row["heard"]: return math.isfinite(neural[3])
-    return neural[0] <= p < accept
+    return not row["heard"] or neural.probability <= p < accept
 
-def neural_check(values):
-    """The check's tuple (probability, margin, score, solo margin, solo score, off-list margin) from its named values
-    (`NeuralCheck`'s keys); a solo lead or off-list lead left out is none, as in Swift."""
-    return (values["probability"], values["margin"], values["score"], values.get("soloMargin", math.inf),
-            values.get("soloScore", 0.0), values.get("offListMargin", -math.inf))
-
-def neural_sure(reading, margin, score, off_list):
-    """`NeuralCheck.isSure`: the first flight leads today's others by `margin` at `score` or better, and its off-list
-    neighbours by `off_list`."""
-    return (reading is not None and reading[0] != "" and (reading[1] is None or reading[1] >= margin) and reading[2] >= score
-            and (reading[3] is None or reading[3] >= off_list))
-
-def neural_checked(row, p, accept, neural):
-    """True where the neural model, asked, ranks the flight heard first by at least the check's margin and score and
-    nothing else doubts it (`Decider`'s agreement)."""
-    return (wants_neural(row, p, accept, neural) and not open_grammar_doubts(row) and row["neural"] is not None
-            and row["neural"][0] == row["heard_today"] and neural_sure(row["neural"], neural[1], neural[2], neural[5]))
-
-def neural_solo(row, p, accept, neural):
-    """The neural model's own first flight where it was asked and is sure of it on its own (`Decider.neuralSoloFlight`)."""
-    if not wants_neural(row, p, accept, neural) or not neural_sure(row["neural"], neural[3], neural[4], neural[5]): return None
-    return row["neural"][0]
+def neural_answer(row, p, accept, neural):
+    """The neural model's first flight where it was asked, it keeps the check's lead over its off-list neighbours and the
+    neural decision model is sure of it (`Decider.neuralAnswer`), whatever flight (if any) today's grammar heard."""
+    if not wants_neural(row, p, accept, neural) or row["neural"] is None or not row["neural"][0]: return None
+    # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
+    if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
+    return row["neural"][0] if neural.model.probability(row) >= neural.accept else None
 
 def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
     the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
-    `own` when the second model's own decision heard the same flight with at least `other`; with a neural check
-    (probability, margin, score), from `probability` when the neural model ranks the same flight first by them."""
-    solo = neural_solo(row, p, accept, neural)
-    if solo is not None: return "accept" if solo == row["heard_today"] else "accept_neural"
+    `own` when the second model's own decision heard the same flight with at least `other`; with a neural check, the
+    neural model's first flight where it is asked and the neural decision model is sure of it."""
+    sure = neural_answer(row, p, accept, neural)
+    if sure is not None: return "accept" if sure == row["heard_today"] else "accept_neural"
     if not row["heard"]: return "reject"
     checked = wants_cross_check(row, p, accept, cross) and row["cross_check"] is not None and \
         row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
-    checked = checked or neural_checked(row, p, accept, neural)
     if p < confirm and not checked: return "reject"
     if open_grammar_doubts(row): return "confirm"
     agreed = agreement is not None and p >= agreement and row["second_opinion"] == row["heard_today"]
@@ -339,47 +379,39 @@ def neural_share(rows, model, accept, neural):
     """The share of `rows` on which the neural model is asked."""
     return sum(wants_neural(r, probability(model, r), accept, neural) for r in rows) / len(rows)
 
-def choose_neural(dev_sets, model, accept, confirm, agreement, cross):
-    """The neural check (probability, margin, score, solo margin, solo score, off-list margin), where every dev set has
-    the neural model's readings. First the solo lead and score and the lead over off-list neighbours (where the readings
-    have them): the three that answer the flight said most often within the limits
-    of `choose` (at most MAX_WRONG wrong, no clip naming no flight answered) with the neural model asked everywhere below
-    the accept probability; then, with it, from which probability the neural model is asked (at most NEURAL_SHARE of
-    each dev set's clips) and the lead and score at which a flight both heard is answered. Ties go to the fewest asks
-    and the surest readings; None when nothing answers more than without it."""
+def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cross):
+    """The neural check, where every dev set has the neural model's readings: asked from the lowest of the grammar's
+    probabilities at which it is asked on at most NEURAL_SHARE of each dev set's clips; then the lead over the off-list
+    neighbours and the neural decision model's probability from which its first flight is answered, the pair that
+    answers the flight said most often within the limits of `choose` (at most MAX_WRONG wrong, no clip naming no flight
+    answered). Ties go to the surer answer; None when nothing answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
         return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
                 round(sum(c["right"] / n for c, n in counts), 9))
-    margins = [i / 10 for i in range(0, 31)]
-    scores = [-i / 4 for i in range(4, 25)]
     baseline = tally(None)[1]
-    measured = any(row["neural"] is not None and row["neural"][3] is not None for rows in dev_sets for row in rows)
-    off_lists = [i / 10 for i in range(-5, 11)] if measured else [-math.inf]
-    never = (0.0, math.inf, 0.0)
-    solo = max(((right, off_list, margin, score) for off_list in off_lists for margin in margins for score in scores
-                for ok, right in [tally(never + (margin, score, off_list))] if ok), default=None)
-    solo_margin, solo_score, off_list = (solo[2], solo[3], solo[1]) if solo and solo[0] > baseline else (math.inf, 0.0, off_lists[-1])
+    own = next((o for o in [i / 20 for i in range(0, 20)] if o < accept and max(
+        neural_share(rows, model, accept, NeuralCheck(o, neural_model, 1.0)) for rows in dev_sets) <= NEURAL_SHARE), None)
+    if own is None: return None
     best = None
-    for own in [i / 20 for i in range(0, 20)]:
-        if own >= accept or max(neural_share(rows, model, accept, (own, 0, 0, solo_margin, solo_score, off_list)) for rows in dev_sets) > NEURAL_SHARE:
-            continue
-        for margin in margins[::2]:
-            for score in scores[::2]:
-                neural = (own, margin, score, solo_margin, solo_score, off_list)
-                ok, right = tally(neural)
-                if ok and (best is None or (right, own, margin, score) > best[0]):
-                    best = ((right, own, margin, score), neural)
+    for off_list in [-math.inf] + [i / 10 for i in range(-8, 3)]:
+        for sure in [i / 200 for i in range(100, 200)] + [0.995, 0.999]:
+            neural = NeuralCheck(own, neural_model, sure, off_list)
+            ok, right = tally(neural)
+            if ok and (best is None or (right, off_list, sure) > best[0]):
+                best = ((right, off_list, sure), neural)
     if best is None or best[0][0] <= baseline: return None
     return best[1]
 
-def reliability(rows, model):
+def reliability(rows, model, label=None):
+    """Predicted against observed: `model.probability` of each row `model` judges (`use`) against its `label` (or
+    `label(row)`)."""
     bins = [[] for _ in range(10)]
     for row in rows:
-        if row["heard"]:
+        if getattr(model, "use", lambda r: r["heard"])(row):
             p = model.probability(row)
-            bins[min(9, int(p * 10))].append((p, row["right"]))
+            bins[min(9, int(p * 10))].append((p, (label or model.label)(row)))
     lines = ["| predicted | clips | mean predicted | observed right |", "|---|---|---|---|"]
     for i, b in enumerate(bins):
         if b:
@@ -387,7 +419,8 @@ def reliability(rows, model):
     n = sum(len(b) for b in bins)
     brier = sum((p - r) ** 2 for b in bins for p, r in b) / max(1, n)
     ece = sum(abs(sum(p for p, _ in b) - sum(r for _, r in b)) for b in bins) / max(1, n)
-    lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight heard")
+    lines.append(f"\nBrier score {brier:.3f}, expected calibration error {ece:.3f} over {n} clips with a flight "
+                 + ("read by the neural model" if isinstance(model, NeuralModel) else "heard"))
     return "\n".join(lines)
 
 def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=None):
@@ -395,9 +428,12 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
     cross_check = "" if cross is None else (",\n        crossCheck: CrossCheck(probability: "
                                             f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
     if neural is not None:
-        solo = "" if not math.isfinite(neural[3]) else f", soloMargin: {neural[3]:.3g}, soloScore: {neural[4]:.3g}"
-        off_list = "" if not math.isfinite(neural[5]) else f",\n                                 offListMargin: {neural[5]:.3g}"
-        cross_check += f",\n        neuralCheck: NeuralCheck(probability: {neural[0]:.3g}, margin: {neural[1]:.3g}, score: {neural[2]:.3g}{solo}{off_list})"
+        m = neural.model
+        off_list = "" if not math.isfinite(neural.off_list) else f", offListMargin: {neural.off_list:.3g}"
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}, model: NeuralDecisionModel(\n"
+                        f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
+                        f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
+                        f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
 
 extension DecisionModel {{
@@ -426,9 +462,13 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
         "confirmProbability": float(f"{confirm:.3g}"),
     }, **({} if agreement is None else {"agreementProbability": float(f"{agreement:.3g}")}),
         **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}}),
-        **({} if neural is None else {"neuralCheck": {"probability": float(f"{neural[0]:.3g}"), "margin": float(f"{neural[1]:.3g}"), "score": float(f"{neural[2]:.3g}"),
-                                                      **({"soloMargin": float(f"{neural[3]:.3g}"), "soloScore": float(f"{neural[4]:.3g}")} if math.isfinite(neural[3]) else {}),
-                                                      **({"offListMargin": float(f"{neural[5]:.3g}")} if math.isfinite(neural[5]) else {})}})},
+        **({} if neural is None else {"neuralCheck": {
+            "probability": float(f"{neural.probability:.3g}"), "acceptProbability": float(f"{neural.accept:.3g}"),
+            **({"offListMargin": float(f"{neural.off_list:.3g}")} if math.isfinite(neural.off_list) else {}),
+            "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
+                      "scales": [float(f"{v:.6g}") for v in neural.model.scales],
+                      "weights": [float(f"{v:.6g}") for v in neural.model.weights],
+                      "intercept": float(f"{neural.model.intercept:.6g}")}}})},
         indent=1) + "\n"
 
 def parse_named(text):
@@ -469,27 +509,38 @@ def main():
         if cross_model is None: sys.exit("--cross-check needs --cross-check-model")
         if name not in named: sys.exit(f"--cross-check {name}: no --dev or --check of that name")
         pair_cross_check(named[name], load(path), cross_model)
+    neural_sets = {}
     for name, path in neural_files:
-        if name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name")
-        pair_neural(named[name], load_neural(path))
+        if name != "training" and name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name (or training)")
+        neural_sets[name] = load(path)
     model = Model(train)
     accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
-    neural = choose_neural([rows for _, rows in devs], model, accept, confirm, agreement, cross) if devs else None
+    neural_model = NeuralModel(neural_sets["training"], model) if "training" in neural_sets else None
+    neural = None
+    if neural_model and devs and all(name in neural_sets for name, _ in devs):
+        neural = choose_neural([neural_sets[name] for name, _ in devs], model, neural_model, accept, confirm, agreement, None)
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
           f"accept at p >= {accept}, confirm at p >= {confirm}"
           + ("" if agreement is None else f", accept at p >= {agreement} when the second opinion heard the same flight")
           + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}")
-          + ("" if neural is None else f", accept at p >= {neural[0]} when the neural model ranks the same flight first by >= {neural[1]} nats/token at a score >= {neural[2]}"
-             + ("" if not math.isfinite(neural[3]) else f", and the neural model's own flight below the accept probability when it leads by >= {neural[3]} at a score >= {neural[4]}")
-             + ("" if not math.isfinite(neural[5]) else f", either way only when that flight leads its off-list neighbours by >= {neural[5]}")))
+          + ("" if neural is None else f", and the neural model's first flight where p >= {neural.probability} (or nothing "
+             f"of today's was heard) when the neural decision model gives it >= {neural.accept}"
+             + ("" if not math.isfinite(neural.off_list) else f" and it leads its off-list neighbours by >= {neural.off_list}")))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
+    if neural_model:
+        print(f"neural decision model, fitted on the {sum(neural_model.use(r) for r in neural_sets['training'])} training clips "
+              "the neural model read a flight on:")
+        for name, w in zip(NEURAL_NAMES, neural_model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
-        print(summary(name, rows, model, accept, confirm, agreement, cross, neural))
+        print(summary(name, rows, model, accept, confirm, agreement, cross))
         if cross is not None:
             print(f"\nthe second model decoded {100 * cross_check_share(rows, model, accept, cross):.1f}% of the clips")
-        if neural is not None and all(r["neural"] is not None for r in rows if r["heard"]):
-            print(f"\nthe neural model read {100 * neural_share(rows, model, accept, neural):.1f}% of the clips")
+        if neural is not None and name in neural_sets:
+            rows = neural_sets[name]
+            print(summary(f"{name}, decoded with the neural model's readings, with the neural check", rows, model, accept, confirm, agreement, None, neural)
+                  + f"\n\nthe neural model was asked on {100 * neural_share(rows, model, accept, neural):.1f}% of the clips; "
+                  f"the neural decision model's reliability on every clip it read a flight on:\n\n" + reliability(rows, neural.model))
     if out:
         open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))
     if json_out:

@@ -11,7 +11,8 @@ import Foundation
 /// makes an answer a question. A model with an agreement probability also answers below its accept probability when
 /// a second acoustic model heard the same flight (`wantsSecondOpinion`), one with a cross-check when a second
 /// acoustic model's own decision heard the same flight and is sure enough of it (`wantsCrossCheck`), and one with a
-/// neural check when the neural model ranks the same flight first by a clear lead (`wantsNeuralCheck`). Pure; `Sendable`.
+/// neural check answers the neural model's first flight when its own decision model is sure of it (`wantsNeuralCheck`).
+/// Pure; `Sendable`.
 struct Decider: Sendable {
     /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
     let thresholds: RecognitionThresholds
@@ -59,7 +60,7 @@ struct Decider: Sendable {
                 var extreme = features
                 extreme.rival = RivalReading(text: "", flight: nil, margin: margin)
                 extreme.rivalNotNeeded = false
-                return decision(extreme, probability: model.probability(extreme), model: model)
+                return decision(extreme, probability: model.probability(extreme), model: model).decision
             }
             let allAnswerOne = bounds[0].acceptedFlight != nil && bounds.allSatisfy { $0 == bounds[0] }
             return !(bounds.allSatisfy(\.isRejected) || allAnswerOne)
@@ -80,22 +81,22 @@ struct Decider: Sendable {
         couldBeAnswered(features, from: model?.crossCheck?.probability)
     }
 
-    /// True when the neural acoustic model's ranking of today's flights can turn this utterance's "did you mean" or
-    /// refusal into an answer (`DecisionModel.neuralCheck`): below the accept probability, from the check's, whatever
-    /// flight (if any) today's grammar heard, since the neural model may be sure of another on its own.
+    /// True when the neural acoustic model's first flight can turn this utterance's "did you mean" or refusal into an
+    /// answer (`DecisionModel.neuralCheck`): below the accept probability, from the check's, or wherever nothing of
+    /// today's was heard, since the neural model may be sure of a flight on its own.
     func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
         guard let model, let check = model.neuralCheck, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
-        // Nothing of today's heard: only the neural model's own certainty can answer.
-        guard !features.heardFlights.isEmpty else { return check.soloMargin.isFinite }
+        guard !features.heardFlights.isEmpty else { return true }
         let probability = model.probability(features)
         return probability >= check.probability && probability < model.acceptProbability
     }
 
-    /// The flight the neural model is sure of on its own (`NeuralCheck.soloMargin`, `soloScore`), where it was asked.
-    private func neuralSoloFlight(_ features: DecisionFeatures, check: DecisionModel.NeuralCheck) -> FlightNumber? {
-        guard let reading = features.neural, let flight = reading.flight, wantsNeuralCheck(features),
-              check.isSure(of: reading, margin: check.soloMargin, score: check.soloScore) else { return nil }
-        return flight
+    /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
+    /// keeps the check's lead over its off-list neighbours; the flight is answered from the check's
+    /// `NeuralCheck.acceptProbability`, whatever flight (if any) today's grammar heard.
+    private func neuralProbability(_ features: DecisionFeatures, probability: Double, check: DecisionModel.NeuralCheck) -> Double? {
+        guard let reading = features.neural, wantsNeuralCheck(features), (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
+        return check.model.probability(of: reading, features: features, grammarProbability: probability)
     }
 
     /// True when the model's probability lies from `lower` up to its accept probability and nothing else doubts the
@@ -114,10 +115,9 @@ struct Decider: Sendable {
         let rivalShare = features.agreesWithOpenGrammar ? 0 : thresholds.rivalShare(margin: features.rival?.margin)
         let fitScore = withoutRival.map { $0 + rivalShare }
         if let model {
-            let probability = model.probability(features)
-            return Verdict(decision: decision(features, probability: probability, model: model), confidence: probability,
-                           fitScore: fitScore, fitScoreWithoutRival: withoutRival,
-                           wordConfidences: features.words.map { _ in probability })
+            let (decision, confidence) = decision(features, probability: model.probability(features), model: model)
+            return Verdict(decision: decision, confidence: confidence, fitScore: fitScore, fitScoreWithoutRival: withoutRival,
+                           wordConfidences: features.words.map { _ in confidence })
         }
         let wordConfidences = features.words.map { word in
             confidence(word.phoneLoopRatio + thresholds.openGrammarWeight * (word.openGrammarGap ?? 0)
@@ -128,10 +128,20 @@ struct Decider: Sendable {
                        fitScore: fitScore, fitScoreWithoutRival: withoutRival, wordConfidences: wordConfidences)
     }
 
-    /// The calibrated decision: asks again below the model's confirm probability, answers from its accept probability
-    /// unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest rival) in between.
-    private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
-        if let check = model.neuralCheck, let sure = neuralSoloFlight(features, check: check) { return .accepted(sure) }
+    /// The calibrated decision and its confidence: answers the neural model's first flight where its neural check is sure
+    /// of it (as sure as the neural decision model says), else asks again below the model's confirm probability, answers
+    /// from its accept probability unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest
+    /// rival) in between.
+    private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
+        if let check = model.neuralCheck, let flight = features.neural?.flight,
+           let sure = neuralProbability(features, probability: probability, check: check), sure >= check.acceptProbability {
+            return (.accepted(flight), sure)
+        }
+        return (grammarDecision(features, probability: probability, model: model), probability)
+    }
+
+    /// The calibrated decision on today's grammar alone (and the second models that confirm its flight).
+    private func grammarDecision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> RecognitionDecision {
         guard let best = features.heardFlights.first else { return .rejected(.notAFlight) }
         let agreed = model.agreementProbability.map { probability >= $0 && features.secondOpinionFlights?.first == best } ?? false
         // Only where the cross-check is asked for, so that reading it everywhere (`eval --rival`) decides the same.
@@ -139,13 +149,8 @@ struct Decider: Sendable {
         if let check = model.crossCheck, let reading = features.crossCheck, wantsCrossCheck(features) {
             crossChecked = reading.flight == best && reading.probability >= check.otherModelProbability
         }
-        var neuralChecked = false
-        if let check = model.neuralCheck, let reading = features.neural, wantsNeuralCheck(features), doubtingFlights(features, best: best).isEmpty {
-            neuralChecked = reading.flight == best && check.isSure(of: reading, margin: check.margin, score: check.score)
-        }
-        let confirmed = crossChecked || neuralChecked
-        if probability < model.confirmProbability && !confirmed { return .rejected(.lowConfidence(score: probability)) }
-        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || confirmed)
+        if probability < model.confirmProbability && !crossChecked { return .rejected(.lowConfidence(score: probability)) }
+        return answerOrAsk(features, best: best, sure: probability >= model.acceptProbability || agreed || crossChecked)
     }
 
     private func decision(_ features: DecisionFeatures, score: Double?, scoreWithoutRival: Double?, acceptAt: Double) -> RecognitionDecision {

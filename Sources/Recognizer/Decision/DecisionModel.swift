@@ -53,55 +53,40 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         }
     }
 
-    /// When the neural acoustic model's ranking of today's flights answers. Asked wherever this model's probability lies
-    /// from `probability` up to `acceptProbability` (and the grammar had a path), it answers in two ways: the flight
-    /// today's grammar heard, when it ranks it first by `margin` at `score` or better and nothing else doubts it (two
-    /// models that hear in unrelated ways — a GMM with today's grammar, a transformer trained on other speech — seldom
-    /// agree on one wrong flight); and its own first flight, whatever the grammar heard, when it is sure on its own
-    /// (`soloMargin`, `soloScore`): in noise it ranks the flight said first far more often than the grammar hears it.
-    /// Margins are the lead over today's next flight and scores the best form's log-probability, both in nats per token.
-    /// Chosen by the fitting script on the dev voices, under the same limits as `acceptProbability`.
+    /// When the neural acoustic model's first flight is answered. It is asked wherever this model's probability lies from
+    /// `probability` up to `acceptProbability`, or wherever today's grammar heard none of today's flights; it answers its
+    /// first flight, whatever the grammar heard, when the neural decision model (`model`: its score and leads, and
+    /// whether the grammar and the open grammar heard the same flight) gives it at least `acceptProbability`. In noise
+    /// it ranks the flight said first far more often than the grammar hears it, and two models that hear in unrelated
+    /// ways — a GMM with today's grammar, a transformer trained on other speech — seldom agree on one wrong flight.
+    /// Chosen by the fitting script on the dev voices, under the same limits as `DecisionModel.acceptProbability`.
     public struct NeuralCheck: Sendable, Hashable, Codable {
-        /// This model's probability from which the neural model is asked (below `acceptProbability`).
+        /// This model's probability from which the neural model is asked (below `DecisionModel.acceptProbability`).
         public let probability: Double
-        /// The lead from which the flight both heard is answered.
-        public let margin: Double
-        /// The lowest score at which the flight both heard is answered: speech that names no flight still ranks some
-        /// flight first, but explains it poorly.
-        public let score: Double
-        /// The lead from which the neural model's own first flight is answered, whatever the grammar heard.
-        public let soloMargin: Double
-        /// The lowest score at which the neural model's own first flight is answered.
-        public let soloScore: Double
-        /// The lead the neural model's first flight must keep over its off-list neighbours (`NeuralReading.offListMargin`)
-        /// for either way to answer: a traveller asking for a flight that does not fly today must not get today's nearest.
+        /// The neural decision model's probability from which the neural model's first flight is answered.
+        public let acceptProbability: Double
+        /// The lead the neural model's first flight must keep over its off-list neighbours (`NeuralReading.offListMargin`,
+        /// nats per token) to be answered: a traveller asking for a flight that does not fly today must not get today's
+        /// nearest. Its reading enters `model` too, but too weakly to stop that on its own: the right flight is often
+        /// scored a little below a neighbour.
         public let offListMargin: Double
+        /// The probability that the neural model's first flight is the one said.
+        public let model: NeuralDecisionModel
 
-        public init(probability: Double, margin: Double, score: Double, soloMargin: Double = .infinity, soloScore: Double = 0,
-                    offListMargin: Double = -.infinity) {
+        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, model: NeuralDecisionModel) {
             self.probability = probability
-            self.margin = margin
-            self.score = score
-            self.soloMargin = soloMargin
-            self.soloScore = soloScore
+            self.acceptProbability = acceptProbability
             self.offListMargin = offListMargin
+            self.model = model
         }
 
-        /// True when `reading` ranks its first flight first by `margin` at `score` or better, and above its off-list
-        /// neighbours by `offListMargin` (a reading without neighbours scored passes that part).
-        func isSure(of reading: DecisionFeatures.NeuralReading, margin: Double, score: Double) -> Bool {
-            (reading.margin ?? .infinity) >= margin && reading.score >= score && (reading.offListMargin ?? .infinity) >= offListMargin
-        }
-
-        /// Reads a check whose file leaves out the solo lead and score or the off-list lead (JSON has no infinity):
-        /// never sure on its own, no off-list lead asked.
+        /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(probability: try values.decode(Double.self, forKey: .probability), margin: try values.decode(Double.self, forKey: .margin),
-                      score: try values.decode(Double.self, forKey: .score),
-                      soloMargin: try values.decodeIfPresent(Double.self, forKey: .soloMargin) ?? .infinity,
-                      soloScore: try values.decodeIfPresent(Double.self, forKey: .soloScore) ?? 0,
-                      offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity)
+            self.init(probability: try values.decode(Double.self, forKey: .probability),
+                      acceptProbability: try values.decode(Double.self, forKey: .acceptProbability),
+                      offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
+                      model: try values.decode(NeuralDecisionModel.self, forKey: .model))
         }
     }
 
@@ -168,9 +153,10 @@ public struct DecisionModel: Sendable, Hashable, Codable {
                 "its cross-check probabilities (\(crossCheck.probability), other model \(crossCheck.otherModelProbability)) are not 0 ≤ own ≤ accept and 0 ≤ other ≤ 1"
             }
             else if let neuralCheck = model.neuralCheck, !(0...model.acceptProbability).contains(neuralCheck.probability)
-                        || !(neuralCheck.margin >= 0) || !(neuralCheck.soloMargin >= 0) {
-                "its neural check (probability \(neuralCheck.probability), margins \(neuralCheck.margin) and \(neuralCheck.soloMargin)) is not 0 ≤ probability ≤ accept and margins ≥ 0"
+                        || !(0...1).contains(neuralCheck.acceptProbability) {
+                "its neural check's probabilities (asked from \(neuralCheck.probability), answers from \(neuralCheck.acceptProbability)) are not 0 ≤ asked ≤ accept and 0 ≤ answers ≤ 1"
             }
+            else if let problem = model.neuralCheck?.model.problem { problem }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
         self = model

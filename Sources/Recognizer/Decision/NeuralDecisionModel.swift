@@ -1,0 +1,81 @@
+import Foundation
+
+/// A logistic regression over the neural acoustic model's reading of an utterance (`DecisionFeatures.NeuralReading`) and
+/// what the grammar's passes heard: the probability that the neural model's first flight is the flight said.
+///
+/// Fitted by `scripts/decision-model/fit-decision-model.py` on the neural model's readings of training voices only, every
+/// clip it read a flight on (clips naming no flight and queries for flights that do not fly today count as wrong); where
+/// it answers is chosen on the dev voices (`DecisionModel.NeuralCheck`). The inputs are computed here and in the script
+/// the same way; each is standardized with the training set's mean and spread. Pure; `Sendable`.
+public struct NeuralDecisionModel: Sendable, Hashable, Codable {
+    /// The inputs' names, in order (as the script names them).
+    public let inputNames: [String]
+    /// Training mean of each input.
+    public let means: [Double]
+    /// Training standard deviation of each input (1 where it was 0).
+    public let scales: [Double]
+    /// Weight of each standardized input.
+    public let weights: [Double]
+    /// The intercept.
+    public let intercept: Double
+
+    public init(inputNames: [String], means: [Double], scales: [Double], weights: [Double], intercept: Double) {
+        precondition(means.count == inputNames.count && scales.count == inputNames.count && weights.count == inputNames.count)
+        self.inputNames = inputNames
+        self.means = means
+        self.scales = scales
+        self.weights = weights
+        self.intercept = intercept
+    }
+
+    /// What is wrong with coefficients read from a file, or nil.
+    var problem: String? {
+        let counts = [means.count, scales.count, weights.count]
+        if inputNames != Self.inputNames { return "its neural inputs \(inputNames) are not this recognizer's \(Self.inputNames); refit it" }
+        if counts.contains(where: { $0 != inputNames.count }) { return "its neural model has \(counts) means, scales and weights for \(inputNames.count) inputs" }
+        if scales.contains(where: { !($0 > 0) }) { return "a scale of its neural model is not positive" }
+        return nil
+    }
+
+    /// The probability, 0...1, that `reading`'s first flight is the one said, given what the grammar's passes heard
+    /// (`features`) and the grammar's decision model's probability for its own flight; nil when it read no flight.
+    public func probability(of reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> Double? {
+        guard let values = Self.inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
+        var sum = intercept
+        for index in weights.indices { sum += weights[index] * (values[index] - means[index]) / scales[index] }
+        return 1 / (1 + exp(-sum))
+    }
+
+    /// The raw inputs, in the order of `inputNames`: how sure the neural model is of its first flight (its score, its lead
+    /// over today's next flight and over the flight's off-list neighbours), and whether today's grammar (with its
+    /// decision model's probability), the open grammar and the neural model's own free transcript heard the same flight.
+    static func inputs(_ reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> [Double]? {
+        guard let flight = reading.flight else { return nil }
+        let heard = features.heardFlights.first
+        let agrees = heard == flight
+        let logit = grammarProbability <= 0 ? -logitLimit : grammarProbability >= 1 ? logitLimit : log(grammarProbability / (1 - grammarProbability))
+        return [
+            max(reading.score, scoreFloor),
+            min(reading.margin ?? marginLimit, marginLimit),
+            min(max(reading.offListMargin ?? offListLimit, -offListLimit), offListLimit),
+            agrees ? 1 : 0,
+            agrees ? min(max(logit, -logitLimit), logitLimit) : 0,
+            heard != nil && !agrees ? 1 : 0,
+            features.openReading.flight == flight ? 1 : 0,
+            reading.freeTranscriptFlight == flight ? 1 : 0,
+            min(max(features.signalToNoiseRatio ?? 0, 0), DecisionModel.snrLimit),
+        ]
+    }
+
+    /// Names of `inputs`, as the fitting script writes them.
+    static let inputNames = ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees",
+                             "free_agrees", "snr"]
+    /// Scores (nats per token) below this count as this: any such reading is a poor one.
+    static let scoreFloor = -10.0
+    /// Leads over today's next flight beyond this (nats per token) count as this, as does having no other candidate.
+    static let marginLimit = 3.0
+    /// Leads over the off-list neighbours beyond ±this count as this, as does having none scored.
+    static let offListLimit = 1.0
+    /// The grammar's log-odds beyond ±this count as this.
+    static let logitLimit = 6.0
+}
