@@ -384,11 +384,14 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     probabilities at which it is asked on at most NEURAL_SHARE of each dev set's clips; then the lead over the off-list
     neighbours and the neural decision model's probability from which its first flight is answered, the pair that
     answers the flight said most often within the limits of `choose` (at most MAX_WRONG wrong, no clip naming no flight
-    answered). Ties go to the surer answer; None when nothing answers more than without it."""
+    answered) and with no more wrong flights on any dev set than the grammar's decision alone: the check is there to
+    answer more, not to spend what is left of the wrong-flight budget. Ties go to the surer answer; None when nothing
+    answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
+    without = [outcomes(rows, model, accept, confirm, agreement, cross)["wrong"] for rows in dev_sets]
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
-        return (all(c["wrong"] <= MAX_WRONG * n and c["noflight_answered"] == 0 for c, n in counts),
+        return (all(c["wrong"] <= min(MAX_WRONG * n, before) and c["noflight_answered"] == 0 for (c, n), before in zip(counts, without)),
                 round(sum(c["right"] / n for c, n in counts), 9))
     baseline = tally(None)[1]
     own = next((o for o in [i / 20 for i in range(0, 20)] if o < accept and max(

@@ -11,7 +11,7 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.705, offListMargin: -0.3, model: NeuralDecisionModel(
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.89, offListMargin: -0.6, model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
             means: [-3.30829, 0.657806, -0.0707372, 0.413105, 0.733698, 0.586895, 0.0864198, 0.0845204, 26.4965],
             scales: [1.3602, 0.61037, 0.46991, 0.492391, 1.62724, 0.492391, 0.280983, 0.278167, 10.3865],
