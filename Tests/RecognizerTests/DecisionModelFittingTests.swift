@@ -40,7 +40,7 @@ struct DecisionModelFittingTests {
         #expect(try String(contentsOf: out, encoding: .utf8) == committed)
     }
 
-    @Test("the adapted model's decision-model.json")
+    @Test("the adapted model's decision-model.json, its neural check included")
     func adaptedModelRebuilds() throws {
         let out = Self.temporaryFile("decision-model.json")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -48,6 +48,8 @@ struct DecisionModelFittingTests {
             "fit-decision-model.py", "adapted-training-features.tsv,adapted-training-manifest.tsv",
             "--dev", "human=adapted-dev-human-features.tsv,adapted-dev-human-manifest.tsv",
             "--dev", "synthetic=adapted-dev-synthetic-features.tsv,adapted-dev-synthetic-manifest.tsv",
+            "--neural", "training=neural-adapted-training-features.tsv",
+            "--neural", "human=neural-adapted-dev-human-features.tsv", "--neural", "synthetic=neural-adapted-dev-synthetic-features.tsv",
             "--model-file", out.path,
         ], in: Self.scripts)
         #expect(run.status == 0, "\(run.output)")
