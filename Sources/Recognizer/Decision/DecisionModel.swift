@@ -59,7 +59,8 @@ public struct DecisionModel: Sendable, Hashable, Codable {
     /// whether the grammar and the open grammar heard the same flight) gives it at least `acceptProbability`. In noise
     /// it ranks the flight said first far more often than the grammar hears it, and two models that hear in unrelated
     /// ways — a GMM with today's grammar, a transformer trained on other speech — seldom agree on one wrong flight.
-    /// Chosen by the fitting script on the dev voices, under the same limits as `DecisionModel.acceptProbability`.
+    /// Chosen by the fitting script on the dev voices, under the same limits as `DecisionModel.acceptProbability` and
+    /// adding no wrong flight to what the grammar's decision alone answers on either dev set.
     public struct NeuralCheck: Sendable, Hashable, Codable {
         /// This model's probability from which the neural model is asked (below `DecisionModel.acceptProbability`).
         public let probability: Double
