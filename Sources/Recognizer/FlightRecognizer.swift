@@ -56,7 +56,7 @@ public final class FlightRecognizer {
     private var crossCheckRecognizer: FlightRecognizer?
     /// Scores today's flights with the neural model where the decision model asks for a neural check (or when
     /// measuring it everywhere); created on first use.
-    private var neuralPass: NeuralPass?
+    private(set) var neuralPass: NeuralPass?
     /// Rivals taken from a prediction so far (for tests).
     private(set) var predictedRivalsUsed = 0
     private let decider: Decider
@@ -106,7 +106,8 @@ public final class FlightRecognizer {
         try installGrammar()
         try telephoneRecognizer?.load(vocabulary)
         try crossCheckRecognizer?.load(vocabulary)
-        neuralPass?.load(vocabulary, grammar: grammar)
+        // The telephone recognizer has just loaded the pass they share.
+        if neuralPass !== telephoneRecognizer?.neuralPass { neuralPass?.load(vocabulary, grammar: grammar) }
     }
 
     private func installGrammar() throws {
@@ -150,7 +151,21 @@ public final class FlightRecognizer {
     /// asks for it.
     private func neuralChecker() throws -> NeuralPass? {
         if let neuralPass { return neuralPass }
-        guard decider.model?.neuralCheck != nil || configuration.alwaysReadsNeural, let folder = configuration.neuralModel else { return nil }
+        guard asksNeuralPass else { return nil }
+        return try sharedNeuralPass()
+    }
+
+    /// True when this recognizer's decision asks the neural pass, or it reads it on every clip.
+    private var asksNeuralPass: Bool { decider.model?.neuralCheck != nil || configuration.alwaysReadsNeural }
+
+    /// This recognizer's neural pass, or the telephone recognizer's, or a new one for both: it reads the audio against
+    /// today's flights whichever acoustic model decodes it, so a worker holds Whisper's weights once.
+    private func sharedNeuralPass() throws -> NeuralPass? {
+        if let shared = neuralPass ?? telephoneRecognizer?.neuralPass {
+            neuralPass = shared
+            return shared
+        }
+        guard let folder = configuration.neuralModel else { return nil }
         let created = try NeuralPass(folder: folder, vocabulary: vocabulary, grammar: grammar, configuration: configuration.neuralPass)
         neuralPass = created
         return created
@@ -259,6 +274,7 @@ public final class FlightRecognizer {
         if let telephoneRecognizer { return telephoneRecognizer }
         guard let telephone = configuration.telephoneConfiguration else { return self }
         let created = try FlightRecognizer(vocabulary: vocabulary, configuration: telephone)
+        if created.asksNeuralPass { created.neuralPass = try sharedNeuralPass() }
         telephoneRecognizer = created
         return created
     }

@@ -100,4 +100,21 @@ struct TelephoneAudioTests {
         try recognizer.load(fewer)
         #expect(telephone.vocabulary.flights == fewer.flights)
     }
+
+    @Test("the telephone recognizer and the wideband one share one neural pass, so a worker holds Whisper's weights once")
+    func neuralPassIsShared() throws {
+        var configuration = RecognizerConfiguration()
+        configuration.neuralModel = try #require(RecognizerConfiguration.bundledNeuralModel, "run make neural-model")
+        configuration.alwaysReadsNeural = true
+        let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
+        let telephone = try recognizer.recognizer(for: .telephone)
+        #expect(telephone !== recognizer)
+        let shared = try #require(telephone.neuralPass, "the telephone recognizer reads the neural pass")
+        #expect(recognizer.neuralPass === shared)
+        _ = try recognizer.recognize(samples: try TestFlights.samples("lx40.wav"))
+        #expect(recognizer.neuralPass === shared, "reading a wideband clip does not make a second one")
+        let fewer = FlightVocabulary(airlines: TestFlights.vocabulary.airlines, flights: Array(TestFlights.vocabulary.flights.prefix(3)))
+        try recognizer.load(fewer)
+        #expect(recognizer.neuralPass === shared && telephone.neuralPass === shared, "a new day's flights keep one pass")
+    }
 }
