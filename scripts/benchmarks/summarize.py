@@ -15,7 +15,7 @@ Both are replayed from each clip's measures exactly as the Swift `Decider` takes
 direct answer with the flight said (for a clip naming no flight: no flight answered); "wrong" a direct answer with
 another flight, or any flight where none was said.
 """
-import csv, json, math, os, re, sys, wave
+import csv, json, math, os, sys, wave
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decision-model"))

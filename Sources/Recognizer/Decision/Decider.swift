@@ -85,9 +85,14 @@ struct Decider: Sendable {
     /// answer (`DecisionModel.neuralCheck`): below the accept probability, from the check's, or wherever nothing of
     /// today's was heard, since the neural model may be sure of a flight on its own.
     func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
+        guard let model else { return false }
+        return wantsNeuralCheck(features, probability: model.probability(features))
+    }
+
+    /// `wantsNeuralCheck` at the model's `probability`, already computed.
+    private func wantsNeuralCheck(_ features: DecisionFeatures, probability: Double) -> Bool {
         guard let model, let check = model.neuralCheck, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
         guard !features.heardFlights.isEmpty else { return true }
-        let probability = model.probability(features)
         return probability >= check.probability && probability < model.acceptProbability
     }
 
@@ -95,7 +100,7 @@ struct Decider: Sendable {
     /// keeps the check's lead over its off-list neighbours; the flight is answered from the check's
     /// `NeuralCheck.acceptProbability`, whatever flight (if any) today's grammar heard.
     private func neuralProbability(_ features: DecisionFeatures, probability: Double, check: DecisionModel.NeuralCheck) -> Double? {
-        guard let reading = features.neural, wantsNeuralCheck(features), (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
+        guard let reading = features.neural, wantsNeuralCheck(features, probability: probability), (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
         return check.model.probability(of: reading, features: features, grammarProbability: probability)
     }
 

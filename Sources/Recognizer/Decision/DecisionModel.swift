@@ -9,7 +9,7 @@ import Foundation
 /// each model folder carries its own in `decision-model.json` (`fileName`), which the script writes; Debian's stock
 /// model, whose folder is not ours, has its in `DecisionModel+Fitted.swift` (`stock`). The inputs are computed here
 /// and in the script the same way; each is standardized with the training set's mean and spread. Pure; `Sendable`.
-public struct DecisionModel: Sendable, Hashable, Codable {
+public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     /// The inputs' names, in order (as the script names them).
     public let inputNames: [String]
     /// Training mean of each input.
@@ -139,11 +139,8 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         } catch {
             throw RecognizerError(operation: "load decision model", context: "\(file.path) is not a decision model: \(error)")
         }
-        let counts = [model.means.count, model.scales.count, model.weights.count]
         let problem: String? =
-            if model.inputNames != Self.inputNames { "its inputs \(model.inputNames) are not this recognizer's \(Self.inputNames); refit it" }
-            else if counts.contains(where: { $0 != model.inputNames.count }) { "it has \(counts) means, scales and weights for \(model.inputNames.count) inputs" }
-            else if model.scales.contains(where: { !($0 > 0) }) { "a scale is not positive" }
+            if let problem = model.coefficientProblem(expecting: Self.inputNames) { problem }
             else if !(0...1).contains(model.confirmProbability) || !(0...1).contains(model.acceptProbability)
                         || model.confirmProbability > model.acceptProbability { "its probabilities (accept \(model.acceptProbability), confirm \(model.confirmProbability)) are not 0 ≤ confirm ≤ accept ≤ 1" }
             else if let agreement = model.agreementProbability, !(model.confirmProbability...model.acceptProbability).contains(agreement) {
@@ -157,7 +154,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
                         || !(0...1).contains(neuralCheck.acceptProbability) {
                 "its neural check's probabilities (asked from \(neuralCheck.probability), answers from \(neuralCheck.acceptProbability)) are not 0 ≤ asked ≤ accept and 0 ≤ answers ≤ 1"
             }
-            else if let problem = model.neuralCheck?.model.problem { problem }
+            else if let problem = model.neuralCheck?.model.coefficientProblem(expecting: NeuralDecisionModel.inputNames, kind: "neural ") { problem }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
         self = model
@@ -169,9 +166,7 @@ public struct DecisionModel: Sendable, Hashable, Codable {
         // The training average lies between the lead's extreme values, so the probability lies between theirs, as does
         // the decision the rival was skipped for.
         if features.rivalNotNeeded { for index in Self.rivalInputIndices { values[index] = means[index] } }
-        var sum = intercept
-        for index in weights.indices { sum += weights[index] * (values[index] - means[index]) / scales[index] }
-        return 1 / (1 + exp(-sum))
+        return logisticProbability(values)
     }
 
     /// The raw inputs, in the order of `inputNames` (see the script for what each means). They describe the flight

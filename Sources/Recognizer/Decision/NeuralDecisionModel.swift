@@ -7,7 +7,7 @@ import Foundation
 /// clip it read a flight on (clips naming no flight and queries for flights that do not fly today count as wrong); where
 /// it answers is chosen on the dev voices (`DecisionModel.NeuralCheck`). The inputs are computed here and in the script
 /// the same way; each is standardized with the training set's mean and spread. Pure; `Sendable`.
-public struct NeuralDecisionModel: Sendable, Hashable, Codable {
+public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     /// The inputs' names, in order (as the script names them).
     public let inputNames: [String]
     /// Training mean of each input.
@@ -28,22 +28,10 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable {
         self.intercept = intercept
     }
 
-    /// What is wrong with coefficients read from a file, or nil.
-    var problem: String? {
-        let counts = [means.count, scales.count, weights.count]
-        if inputNames != Self.inputNames { return "its neural inputs \(inputNames) are not this recognizer's \(Self.inputNames); refit it" }
-        if counts.contains(where: { $0 != inputNames.count }) { return "its neural model has \(counts) means, scales and weights for \(inputNames.count) inputs" }
-        if scales.contains(where: { !($0 > 0) }) { return "a scale of its neural model is not positive" }
-        return nil
-    }
-
     /// The probability, 0...1, that `reading`'s first flight is the one said, given what the grammar's passes heard
     /// (`features`) and the grammar's decision model's probability for its own flight; nil when it read no flight.
     public func probability(of reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> Double? {
-        guard let values = Self.inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
-        var sum = intercept
-        for index in weights.indices { sum += weights[index] * (values[index] - means[index]) / scales[index] }
-        return 1 / (1 + exp(-sum))
+        Self.inputs(reading, features: features, grammarProbability: grammarProbability).map(logisticProbability)
     }
 
     /// The raw inputs, in the order of `inputNames`: how sure the neural model is of its first flight (its score, its lead
