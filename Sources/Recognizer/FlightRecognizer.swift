@@ -430,12 +430,14 @@ public final class FlightRecognizer {
             features.crossCheck = DecisionFeatures.CrossCheckReading(flight: decided.features?.heardFlights.first, probability: decided.confidence)
         }
         if configuration.alwaysReadsNeural || decider.wantsNeuralCheck(features), let neural = try neuralChecker() {
+            let (decider, known, always) = (decider, features, configuration.alwaysReadsNeural)
+            let scoresOffList: @Sendable (DecisionFeatures.NeuralReading) -> Bool = { always || decider.neuralCheckMayAnswer(known, reading: $0) }
             if let neuralAhead {
-                features.neural = try neuralAhead.reading()
+                features.neural = try neuralAhead.reading(scoringOffListWhere: scoresOffList)
             } else {
                 try cancellation?.check()
                 let neuralStarted = ThreadCPUClock.seconds()
-                features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first)
+                features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first, scoresOffList: scoresOffList)
                 cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
             }
         }

@@ -303,6 +303,33 @@ struct CalibratedDeciderTests {
             .decide(Self.withNeural(fit: -49, neural: lx44, offList: -1)).decision == .accepted(lx44), "a check without an off-list lead does not look")
     }
 
+    @Test("the off-list neighbours are scored only where the check could answer at some lead over them; a reading without them answers nothing")
+    func offListScoredWhereItCanDecide() {
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        func decider(intercept: Double) -> Decider {
+            // p = σ(4 · off-list lead + intercept), the lead clipped to ±1.
+            Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8,
+                                                                       model: Self.neuralModel("off_list_margin", weight: 4, intercept: intercept)))
+        }
+        func reading(_ features: DecisionFeatures) -> DecisionFeatures.NeuralReading { features.neural! }
+        let mayAnswer = decider(intercept: 0), cannot = decider(intercept: -4)
+        let behind = Self.withNeural(fit: -49, neural: lx44, offList: -1)
+        #expect(mayAnswer.neuralCheckMayAnswer(behind, reading: reading(behind)), "σ(4) at a lead of 1: worth scoring, whatever this reading's lead")
+        #expect(mayAnswer.decide(behind).decision == .confirm([lx40]), "σ(−4) at its own lead")
+        #expect(!cannot.neuralCheckMayAnswer(behind, reading: reading(behind)), "σ(0) at best: below 0.8 at any lead")
+        #expect(!mayAnswer.neuralCheckMayAnswer(Self.withNeural(fit: -52, neural: lx44), reading: reading(Self.withNeural(fit: -52, neural: lx44))),
+                "p 0.12: not asked")
+        #expect(!mayAnswer.neuralCheckMayAnswer(Self.withNeural(fit: -49, neural: nil), reading: reading(Self.withNeural(fit: -49, neural: nil))),
+                "no flight read")
+        var skipped = Self.withNeural(fit: -49, neural: lx44)
+        let ahead = mayAnswer.decide(skipped).decision
+        #expect(ahead == .accepted(lx44), "no neighbour scored: σ(4)")
+        let read = reading(skipped)
+        skipped.neural = DecisionFeatures.NeuralReading(flight: read.flight, text: read.text, score: read.score, margin: read.margin,
+                                                       grammarFlightRank: nil, freeTranscript: "", freeTranscriptFlight: nil, offListSkipped: true)
+        #expect(mayAnswer.decide(skipped).decision == .confirm([lx40]), "neighbours skipped: the check answers nothing")
+    }
+
     @Test("the model reads the rival only where its lead could change the decision, and decides the same without it")
     func rivalWantedWhereItCanDecide() {
         let stock = Decider(thresholds: RecognitionThresholds(), model: .stock)

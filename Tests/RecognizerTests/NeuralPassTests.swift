@@ -43,6 +43,23 @@ struct NeuralPassTests {
         #expect((reading.offListMargin ?? 0) < -0.3)
     }
 
+    @Test("told its off-list neighbours are not worth scoring, the pass skips them and reads the rest the same, having asked with that reading")
+    func offListSkipped() throws {
+        let pass = try Self.pass()
+        let samples = try TestFlights.samples("lima-xray-1234.wav")
+        let whole = try pass.read(samples, grammarFlight: nil)
+        var asked: DecisionFeatures.NeuralReading?
+        let skipped = try pass.read(samples, grammarFlight: nil) { reading in
+            asked = reading
+            return false
+        }
+        #expect(skipped.offListSkipped && !whole.offListSkipped)
+        #expect(skipped.offListFlight == nil && skipped.offListMargin == nil && whole.offListMargin != nil)
+        NeuralReadAheadTests.expectSameReading(asked, skipped, "the reading asked about")
+        #expect(skipped.flight == whole.flight && skipped.score == whole.score && skipped.margin == whole.margin
+                && skipped.freeTranscript == whole.freeTranscript && skipped.freeTranscriptFlight == whole.freeTranscriptFlight)
+    }
+
     @Test("a flight the grammar heard wrongly keeps a rank below the first, and speech naming no flight scores lower than a flight query")
     func ranksOthersBelow() throws {
         let pass = try Self.pass()

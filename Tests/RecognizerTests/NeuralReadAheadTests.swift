@@ -22,6 +22,7 @@ struct NeuralReadAheadTests {
         #expect(ahead?.grammarFlightRank == after?.grammarFlightRank, "\(clip)")
         #expect(ahead?.freeTranscript == after?.freeTranscript, "\(clip)")
         #expect(ahead?.offListMargin == after?.offListMargin, "\(clip)")
+        #expect(ahead?.offListSkipped == after?.offListSkipped, "\(clip)")
     }
 
     @Test("read ahead, the reading and the answer are the batch path's", arguments: ["ba287.wav"])

@@ -96,11 +96,22 @@ struct Decider: Sendable {
         return probability >= check.probability && probability < model.acceptProbability
     }
 
+    /// False when the neural check cannot answer `reading`'s first flight whatever its lead over its off-list neighbours
+    /// (`NeuralDecisionModel.highestProbability`): then scoring them is not worth its time (`NeuralPass.read`).
+    func neuralCheckMayAnswer(_ features: DecisionFeatures, reading: DecisionFeatures.NeuralReading) -> Bool {
+        guard let model, let check = model.neuralCheck else { return false }
+        let probability = model.probability(features)
+        guard wantsNeuralCheck(features, probability: probability),
+              let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
+        return highest >= check.acceptProbability
+    }
+
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
     /// keeps the check's lead over its off-list neighbours; the flight is answered from the check's
     /// `NeuralCheck.acceptProbability`, whatever flight (if any) today's grammar heard.
     private func neuralProbability(_ features: DecisionFeatures, probability: Double, check: DecisionModel.NeuralCheck) -> Double? {
-        guard let reading = features.neural, wantsNeuralCheck(features, probability: probability), (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
+        guard let reading = features.neural, !reading.offListSkipped, wantsNeuralCheck(features, probability: probability),
+              (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
         return check.model.probability(of: reading, features: features, grammarProbability: probability)
     }
 

@@ -113,10 +113,13 @@ public struct DecisionFeatures: Sendable {
         /// The best flight's score less `offListFlight`'s (nats per token): below 0, the traveller more likely asked
         /// for a flight that does not fly today. Nil when none was scored.
         public let offListMargin: Double?
+        /// True where the neighbours were not scored because the neural check could not answer this reading whatever
+        /// its lead over them (`Decider.neuralCheckMayAnswer`); the check then answers nothing.
+        public let offListSkipped: Bool
 
         public init(flight: FlightNumber?, text: String, score: Double, margin: Double?, grammarFlightRank: Int?,
                     freeTranscript: String, freeTranscriptFlight: FlightNumber?, offListFlight: FlightNumber? = nil,
-                    offListMargin: Double? = nil) {
+                    offListMargin: Double? = nil, offListSkipped: Bool = false) {
             self.flight = flight
             self.text = text
             self.score = score
@@ -126,6 +129,7 @@ public struct DecisionFeatures: Sendable {
             self.freeTranscriptFlight = freeTranscriptFlight
             self.offListFlight = offListFlight
             self.offListMargin = offListMargin
+            self.offListSkipped = offListSkipped
         }
     }
 

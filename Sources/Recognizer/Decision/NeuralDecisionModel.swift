@@ -34,6 +34,18 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoeffici
         Self.inputs(reading, features: features, grammarProbability: grammarProbability).map(logisticProbability)
     }
 
+    /// The highest `probability(of:features:grammarProbability:)` that `reading`'s first flight can reach, whatever its
+    /// lead over its off-list neighbours turns out to be; nil when it read no flight. Below the check's accept
+    /// probability, scoring the neighbours cannot make the check answer.
+    public func highestProbability(of reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> Double? {
+        guard var values = Self.inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
+        // The probability is monotone in each input, so its highest is at one end of the clipped range.
+        return [-Self.offListLimit, Self.offListLimit].map { lead in
+            values[Self.offListInput] = lead
+            return logisticProbability(values)
+        }.max()
+    }
+
     /// The raw inputs, in the order of `inputNames`: how sure the neural model is of its first flight (its score, its lead
     /// over today's next flight and over the flight's off-list neighbours), and whether today's grammar (with its
     /// decision model's probability), the open grammar and the neural model's own free transcript heard the same flight.
@@ -58,6 +70,8 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoeffici
     /// Names of `inputs`, as the fitting script writes them.
     static let inputNames = ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees",
                              "free_agrees", "snr"]
+    /// The place of the off-list lead among `inputs`.
+    static let offListInput = inputNames.firstIndex(of: "off_list_margin")!
     /// Scores (nats per token) below this count as this: any such reading is a poor one.
     static let scoreFloor = -10.0
     /// Leads over today's next flight beyond this (nats per token) count as this, as does having no other candidate.

@@ -41,9 +41,11 @@ final class NeuralPass {
     }
 
     /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
-    /// its rank is known. Once `cancellation` is cancelled, the read stops at its next decoder step and throws
-    /// `DecodeCancelled`.
-    func read(_ samples: [Int16], grammarFlight: FlightNumber?, cancellation: DecodeCancellation? = nil) throws -> DecisionFeatures.NeuralReading {
+    /// its rank is known. The first flight's off-list neighbours are scored where `scoresOffList`, asked with the reading
+    /// so far, says they are worth it (a third of the pass's time); else the reading says they were skipped. Once
+    /// `cancellation` is cancelled, the read stops at its next decoder step and throws `DecodeCancelled`.
+    func read(_ samples: [Int16], grammarFlight: FlightNumber?, cancellation: DecodeCancellation? = nil,
+              scoresOffList: (DecisionFeatures.NeuralReading) -> Bool = { _ in true }) throws -> DecisionFeatures.NeuralReading {
         let audio = samples.map { Float($0) / 32_768 }
         let frames = LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: configuration.encoderMarginSeconds)
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
@@ -60,27 +62,33 @@ final class NeuralPass {
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
         let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
                                                      cancellation: cancellation)
-        let result: TrieScoringResult
-        var offList: ScoredFlight?
-        do {
-            result = try scorer.score(plan.trie, with: nextTokenScorer, after: plan.prefix, keeping: Set([grammarFlight].compactMap { $0 }))
-            if let best = result.best {
-                let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
-                offList = try scorer.score(neighbours, with: nextTokenScorer, after: plan.prefix).best
+        func scoring<Result>(_ body: () throws -> Result) throws -> Result {
+            do {
+                return try body()
+            } catch let cancelled as DecodeCancelled {
+                throw cancelled
+            } catch {
+                throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
             }
-        } catch let cancelled as DecodeCancelled {
-            throw cancelled
-        } catch {
-            throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
         }
+        let result = try scoring { try scorer.score(plan.trie, with: nextTokenScorer, after: plan.prefix, keeping: Set([grammarFlight].compactMap { $0 })) }
+        // The free transcript is done before the neighbours are asked about: whether they are worth scoring depends on it.
         let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
         let best = result.best
-        return DecisionFeatures.NeuralReading(
-            flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
-            score: Double(best?.score ?? 0), margin: result.margin.map(Double.init),
-            grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
-            freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight,
-            offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } })
+        func reading(offList: ScoredFlight?, skipped: Bool) -> DecisionFeatures.NeuralReading {
+            DecisionFeatures.NeuralReading(
+                flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
+                score: Double(best?.score ?? 0), margin: result.margin.map(Double.init),
+                grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
+                freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight,
+                offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } },
+                offListSkipped: skipped)
+        }
+        guard let best else { return reading(offList: nil, skipped: false) }
+        let withoutNeighbours = reading(offList: nil, skipped: true)
+        guard scoresOffList(withoutNeighbours) else { return withoutNeighbours }
+        let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
+        return reading(offList: try scoring { try scorer.score(neighbours, with: nextTokenScorer, after: plan.prefix).best }, skipped: false)
     }
 
     private func transcript(_ tokens: [Int]) -> String {

@@ -9,15 +9,21 @@ import Foundation
 /// The thread runs below the passes' priority (`niceness`): the neural pass takes what they leave of the two cores,
 /// so a decision that does not want it is not held back by it.
 ///
+/// Whether the first flight's off-list neighbours are worth scoring depends on the decision's features, known only once
+/// the other passes are in: having scored today's flights, the thread waits for the owner's word (`reading(scoringOffListWhere:)`).
+///
 /// Safety of `@unchecked Sendable`: the helper thread only runs `NeuralPass.read` (the owner uses the pass on no other
-/// thread until `stop()` or `reading()` returns) and writes `outcome` and `cpuSeconds` before signalling; the owner
-/// reads them only after waiting.
+/// thread until `stop()` or `reading(scoringOffListWhere:)` returns) and writes `outcome` and `cpuSeconds` before
+/// signalling; the owner reads them only after waiting. The owner writes `scoresOffList` before signalling
+/// `offListAsked`; the thread reads it only after waiting for that.
 final class NeuralReadAhead: @unchecked Sendable {
     /// The helper thread's nice value: with the passes at 0, a share of about a third of a core while they run.
     static let niceness: Int32 = 5
 
     private let done = DispatchSemaphore(value: 0)
+    private let offListAsked = DispatchSemaphore(value: 0)
     private let cancellation = DecodeCancellation()
+    private var scoresOffList: (@Sendable (DecisionFeatures.NeuralReading) -> Bool)?
     private var outcome: Result<DecisionFeatures.NeuralReading, any Error>?
     private var threadCPUSeconds = 0.0
     private var waited = false
@@ -30,7 +36,12 @@ final class NeuralReadAhead: @unchecked Sendable {
             // Linux's nice value is the calling thread's.
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
             let started = ThreadCPUClock.seconds()
-            let result = Result { try box.pass.read(samples, grammarFlight: grammarFlight, cancellation: cancellation) }
+            let result = Result {
+                try box.pass.read(samples, grammarFlight: grammarFlight, cancellation: cancellation) { [self] reading in
+                    offListAsked.wait()
+                    return scoresOffList?(reading) ?? false
+                }
+            }
             threadCPUSeconds = ThreadCPUClock.seconds() - started
             outcome = result
             done.signal()
@@ -39,8 +50,12 @@ final class NeuralReadAhead: @unchecked Sendable {
         thread.start()
     }
 
-    /// The reading, once the thread has it.
-    func reading() throws -> DecisionFeatures.NeuralReading {
+    /// The reading, once the thread has it, with the off-list neighbours scored where `scoresOffList` says.
+    func reading(scoringOffListWhere scoresOffList: @escaping @Sendable (DecisionFeatures.NeuralReading) -> Bool) throws -> DecisionFeatures.NeuralReading {
+        if !waited {
+            self.scoresOffList = scoresOffList
+            offListAsked.signal()
+        }
         wait()
         return try outcome!.get()
     }
@@ -48,6 +63,7 @@ final class NeuralReadAhead: @unchecked Sendable {
     /// Stops the read at its next decoder step and waits until the pass is free again.
     func stop() {
         cancellation.cancel()
+        offListAsked.signal()
         wait()
     }
 
