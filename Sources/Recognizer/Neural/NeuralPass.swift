@@ -7,8 +7,8 @@ import Whisper
 /// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once and scores
 /// every written form of today's flights against the same encoding (`FlightCandidateTrees`, walked by `TrieScorer`),
 /// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks
-/// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the walks' batches once its start
-/// shows it names no carrier phrase (`WhisperNextTokenScorer`).
+/// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the batches of today's flights' walk
+/// once its start shows it names no carrier phrase (`WhisperNextTokenScorer`).
 ///
 /// Thread rule: not `Sendable` (it holds today's candidate trees, rebuilt by `load`); one thread at a time, like the
 /// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
