@@ -41,9 +41,9 @@ final class NeuralPass {
     }
 
     /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
-    /// its rank is known. The first flight's off-list neighbours are scored where `scoresOffList`, asked with the reading
-    /// so far, says they are worth it (a third of the pass's time); else the reading says they were skipped. Once
-    /// `cancellation` is cancelled, the read stops at its next decoder step and throws `DecodeCancelled`.
+    /// its rank is known. The first flight's off-list neighbours (a quarter to a third of the pass's time) are scored
+    /// where `scoresOffList`, asked with the reading so far, says they are worth it; else the reading says they were
+    /// skipped. Once `cancellation` is cancelled, the read stops at its next decoder step and throws `DecodeCancelled`.
     func read(_ samples: [Int16], grammarFlight: FlightNumber?, cancellation: DecodeCancellation? = nil,
               scoresOffList: (DecisionFeatures.NeuralReading) -> Bool = { _ in true }) throws -> DecisionFeatures.NeuralReading {
         let audio = samples.map { Float($0) / 32_768 }
