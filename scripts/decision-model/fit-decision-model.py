@@ -408,13 +408,14 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     return best[1]
 
 def reliability(rows, model, label=None):
-    """Predicted against observed: `model.probability` of each row `model` judges (`use`) against its `label` (or
-    `label(row)`)."""
+    """Predicted against observed: `model.probability` of each row `model` judges (`use`; else the rows that heard a
+    flight) against `label(row)`, else its own `label`, else whether the flight heard is the one said."""
+    label = label or getattr(model, "label", None) or (lambda row: row["right"])
     bins = [[] for _ in range(10)]
     for row in rows:
         if getattr(model, "use", lambda r: r["heard"])(row):
             p = model.probability(row)
-            bins[min(9, int(p * 10))].append((p, (label or model.label)(row)))
+            bins[min(9, int(p * 10))].append((p, label(row)))
     lines = ["| predicted | clips | mean predicted | observed right |", "|---|---|---|---|"]
     for i, b in enumerate(bins):
         if b:
