@@ -47,6 +47,8 @@ let package = Package(
         // Noise suppression before decoding (AudioPreprocessor): SpeexDSP's preprocessor and our own spectral denoiser on FFTW.
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+        // FFTW's planner is one per process: every module that plans holds this one lock.
+        .target(name: "FFTWPlanner"),
         // WebRTC's audio processing is C++: a few C functions (WebRTCNoiseSuppression) let Swift own one.
         .systemLibrary(name: "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         // (SwiftPM passes on the pkg-config include path but not its -D flags, so they are repeated here.)
@@ -57,8 +59,8 @@ let package = Package(
         // spill every accumulator, and the tests that run the model would take minutes more.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "CVectorMath", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "CVectorMath"]),
-        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
+        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "FFTWPlanner", "CVectorMath"]),
+        .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "FFTWPlanner", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
         // written as Whisper writes them, their token prefix tree, and a beam walk of it with any next-token scorer.

@@ -1,4 +1,5 @@
 import CFFTW
+import FFTWPlanner
 import Foundation
 
 /// Whisper's input: an 80-band log-mel spectrogram, computed as OpenAI's whisper and faster-whisper compute it.
@@ -147,17 +148,15 @@ private final class RealFFT {
         let output = fftw_alloc_complex(length / 2 + 1)!
         self.input = input
         self.output = output
-        // FFTW's planner is not thread-safe; FFTW_ESTIMATE plans quickly, and the lock keeps concurrent spectrograms apart.
-        plan = RealFFT.plannerLock.withLock { fftw_plan_dft_r2c_1d(Int32(length), input, output, UInt32(FFTW_ESTIMATE))! }
+        // FFTW_ESTIMATE plans quickly; the planner is the process's, shared with the recognizer's transforms.
+        plan = FFTWPlanner.withLock { fftw_plan_dft_r2c_1d(Int32(length), input, output, UInt32(FFTW_ESTIMATE))! }
     }
 
     deinit {
-        RealFFT.plannerLock.withLock { fftw_destroy_plan(plan) }
+        FFTWPlanner.withLock { fftw_destroy_plan(plan) }
         fftw_free(input)
         fftw_free(output)
     }
-
-    private static let plannerLock = NSLock()
 
     /// |FFT(frame)|² for bins 0 ... length/2.
     func powerSpectrum(of frame: [Double], into power: inout [Double]) {

@@ -1,5 +1,5 @@
 import CFFTW
-import Synchronization
+import FFTWPlanner
 
 /// Why FFTW could not plan a transform (it has no messages of its own, only a null plan).
 public struct FFTWError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,7 +13,7 @@ public struct FFTWError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Owns a pair of FFTW plans of one size: real samples to their half spectrum and back; destroyed in `deinit`.
 ///
-/// Thread rule: planning and destroying are serialised on one process-wide lock (FFTW's planner is not thread-safe);
+/// Thread rule: planning and destroying hold `FFTWPlanner`'s lock (FFTW's planner is process-wide, not thread-safe);
 /// the plans are never changed after `init`, and FFTW's new-array execute functions are documented thread-safe, so one
 /// value may transform on any number of threads at once, each with its own buffers. Hence `@unchecked Sendable`.
 final class RealFourierTransform: @unchecked Sendable {
@@ -25,8 +25,6 @@ final class RealFourierTransform: @unchecked Sendable {
     private let forwardPlan: OpaquePointer
     private let inversePlan: OpaquePointer
 
-    private static let planner = Mutex(())
-
     /// Plans transforms of `size` samples (even). `FFTW_ESTIMATE` plans the same way on every run, so results are
     /// deterministic; `FFTW_UNALIGNED` lets the execute calls take Swift arrays.
     init(size: Int) throws(FFTWError) {
@@ -35,13 +33,13 @@ final class RealFourierTransform: @unchecked Sendable {
         }
         self.size = size
         let flags = UInt32(FFTW_ESTIMATE) | UInt32(FFTW_UNALIGNED) | UInt32(FFTW_DESTROY_INPUT)
-        let plans: (OpaquePointer?, OpaquePointer?) = Self.planner.withLock { _ in
+        let plans: (OpaquePointer?, OpaquePointer?) = FFTWPlanner.withLock {
             guard let real = fftw_alloc_real(size), let complex = fftw_alloc_complex(size / 2 + 1) else { return (nil, nil) }
             defer { fftw_free(real); fftw_free(complex) }
             return (fftw_plan_dft_r2c_1d(Int32(size), real, complex, flags), fftw_plan_dft_c2r_1d(Int32(size), complex, real, flags))
         }
         guard let forward = plans.0, let inverse = plans.1 else {
-            Self.planner.withLock { _ in
+            FFTWPlanner.withLock {
                 if let forward = plans.0 { fftw_destroy_plan(forward) }
                 if let inverse = plans.1 { fftw_destroy_plan(inverse) }
             }
@@ -52,7 +50,7 @@ final class RealFourierTransform: @unchecked Sendable {
     }
 
     deinit {
-        Self.planner.withLock { _ in
+        FFTWPlanner.withLock {
             fftw_destroy_plan(forwardPlan)
             fftw_destroy_plan(inversePlan)
         }
