@@ -74,13 +74,14 @@ final class NeuralPass {
         let result = try scoring { try scorer.score(plan.trie, with: nextTokenScorer, after: plan.prefix, keeping: Set([grammarFlight].compactMap { $0 })) }
         // The free transcript is done before the neighbours are asked about: whether they are worth scoring depends on it.
         let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
+        let freeTranscriptFlight = reader.read(freeTranscript).todaysFlight
+        let grammarFlightRank = grammarFlight.flatMap(result.rank(of:))
         let best = result.best
         func reading(offList: ScoredFlight?, skipped: Bool) -> DecisionFeatures.NeuralReading {
             DecisionFeatures.NeuralReading(
                 flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
-                score: Double(best?.score ?? 0), margin: result.margin.map(Double.init),
-                grammarFlightRank: grammarFlight.flatMap(result.rank(of:)),
-                freeTranscript: freeTranscript, freeTranscriptFlight: reader.read(freeTranscript).todaysFlight,
+                score: Double(best?.score ?? 0), margin: result.margin.map(Double.init), grammarFlightRank: grammarFlightRank,
+                freeTranscript: freeTranscript, freeTranscriptFlight: freeTranscriptFlight,
                 offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } },
                 offListSkipped: skipped)
         }
