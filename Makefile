@@ -160,13 +160,15 @@ human-set: training-set
 
 # BENCHMARKS.md from scratch: make benchmarks [CORPUS=DIR] (the development corpus, when you have it) [TRAINING_SET=...] (held-out voices come from
 # `make training-set`; the corpus is only measured). Decodes about 1,700 clips with each acoustic model (the Ablation section;
-# make-benchmarks.py --no-ablation skips the second): about 40 minutes on two idle cores.
+# make-benchmarks.py --no-ablation skips the second): about an hour on two idle cores. A run that fails keeps its decodes
+# and prints their folder; `make benchmarks RESUME=DIR` decodes only what DIR lacks and measures speed and cost again.
 # The speed part compares with Debian's pocketsphinx_batch; `make benchmarks-speed` measures only that (a few minutes)
 # and replaces the Speed section of BENCHMARKS.md; `make benchmarks-neural-cost` likewise the neural pass's cost.
 BENCHMARK_PACKAGES := pocketsphinx sox
 benchmarks: release
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"
-	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET) --human-set $(HUMAN_SET)
+	scripts/benchmarks/make-benchmarks.py $(if $(CORPUS),--corpus $(CORPUS)) --training-set $(TRAINING_SET) --human-set $(HUMAN_SET) \
+		$(if $(RESUME),--resume $(RESUME))
 
 benchmarks-speed: release
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(BENCHMARK_PACKAGES)"

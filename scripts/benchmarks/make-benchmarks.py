@@ -56,6 +56,7 @@ NEURAL_COST_HEADING = "### The neural pass's cost"
 DECODER_BENCHMARK = os.path.join(ROOT, ".build", "release", "decoder-benchmark")
 MODEL = "/usr/share/pocketsphinx/model/en-us"
 ACOUSTIC_MODEL, MODEL_FLAGS = STOCK_ACOUSTIC_MODEL, []
+RESUMING = False
 
 def load_average():
     return os.getloadavg()[0]
@@ -70,6 +71,7 @@ def speed_section(manifest, clips, seed, work):
     rows = [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()][:clips]
     speed_dir = os.path.join(work, "speed")
     raw_dir = os.path.join(speed_dir, "raw")
+    shutil.rmtree(speed_dir, ignore_errors=True)  # an earlier run's, when resuming
     os.makedirs(raw_dir)
     chosen = os.path.join(speed_dir, "clips.tsv")
     with open(chosen, "w") as f:
@@ -290,10 +292,14 @@ def evaluate(manifest, database, features, extra=()):
     """Decodes `manifest` with one acoustic model throughout (telephone clips are not routed to another; the report
     replays the routing from each model's decodes), with the neural model's reading of every clip heard (`--neural`:
     the report replays the decision with and without its check)."""
+    if RESUMING and os.path.exists(features):
+        print(f"kept: {features}", file=sys.stderr)
+        return
     env = dict(os.environ, FLIGHTVOICE_DB=database)
-    text = run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(JOBS), "--rival", "--neural", "--features", features,
-                "--telephone-model", "none", *MODEL_FLAGS, *extra], env=env)
-    return text
+    decoding = features + ".decoding"
+    run(["nice", "-n", "10", BINARY, "eval", manifest, "--jobs", str(JOBS), "--rival", "--neural", "--features", decoding,
+         "--telephone-model", "none", *MODEL_FLAGS, *extra], env=env)
+    os.replace(decoding, features)
 
 def print_neural_section(calibrated, telephone, sets, cost):
     """Prints the `## Neural pass` section: the ablation grammar only / neural only / fused on every set (as the
@@ -350,10 +356,13 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="workers of every decode (default 2; the Speed section measures 1 to this many)")
     parser.add_argument("--no-ablation", action="store_true", help="skip the Ablation section (which decodes every set again with the adapted model)")
     parser.add_argument("--model", help="acoustic model folder for every decode (default: Debian's stock model); it must hold its decision-model.json")
+    parser.add_argument("--resume", metavar="DIR", help="the folder of decodes an earlier run kept (it prints it when it fails): decode only "
+                        "the sets it lacks, measure speed and cost again and write the report (same options, same binary's decodes)")
     options = parser.parse_args()
     if options.jobs < 1: parser.error("--jobs takes a positive whole number")
-    global ACOUSTIC_MODEL, MODEL_FLAGS, JOBS
-    JOBS = options.jobs
+    if options.resume and not os.path.isdir(options.resume): parser.error(f"--resume: no folder {options.resume}")
+    global ACOUSTIC_MODEL, MODEL_FLAGS, JOBS, RESUMING
+    JOBS, RESUMING = options.jobs, options.resume is not None
     # Before the hour of decoding: every program the sections run.
     needed = [BINARY] + ([] if options.neural_cost_only else [DECODER_BENCHMARK]) + ([] if options.speed_only else [WHISPER_BENCHMARK])
     missing = [path for path in needed if not os.access(path, os.X_OK)]
@@ -361,11 +370,12 @@ def main():
     if not options.speed_only: reference_python()
     if options.model:
         ACOUSTIC_MODEL, MODEL_FLAGS = os.path.abspath(options.model), ["--model", os.path.abspath(options.model)]
-    work = tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
+    work = os.path.abspath(options.resume) if options.resume else tempfile.mkdtemp(prefix="flightvoice-benchmarks-")
     # An hour of decodes is not thrown away with a report that fails: the folder goes only once --out is written.
-    atexit.register(lambda: print(f"the decodes are kept in {work}", file=sys.stderr) if os.path.isdir(work) else None)
+    atexit.register(lambda: print(f"the decodes are kept in {work}: `make benchmarks RESUME={work}` goes on from them",
+                                  file=sys.stderr) if os.path.isdir(work) else None)
     seed = os.path.join(work, "seed.sqlite")
-    run([BINARY, "db", "init", "--db", seed])
+    if not os.path.exists(seed): run([BINARY, "db", "init", "--db", seed])
     speed_manifest = options.speed_manifest
     if speed_manifest is None:
         dev = os.path.join(options.training_set, "dev.tsv")
@@ -410,8 +420,9 @@ def main():
 
     if os.path.exists(os.path.join(options.corpus, "manifest.tsv")):
         corpus_db = os.path.join(work, "corpus.sqlite")
-        shutil.copy(seed, corpus_db)
-        run([BINARY, "db", "import", os.path.join(options.corpus, "schedule.csv"), "--db", corpus_db])
+        if not os.path.exists(corpus_db):
+            shutil.copy(seed, corpus_db)
+            run([BINARY, "db", "import", os.path.join(options.corpus, "schedule.csv"), "--db", corpus_db])
         features = os.path.join(work, "corpus.tsv")
         evaluate(os.path.join(options.corpus, "manifest.tsv"), corpus_db, features)
         sets.append(("corpus (../shared/corpus)", features, os.path.join(options.corpus, "manifest.tsv")))
