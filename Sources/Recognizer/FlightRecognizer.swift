@@ -431,7 +431,7 @@ public final class FlightRecognizer {
         }
         if configuration.alwaysReadsNeural || decider.wantsNeuralCheck(features), let neural = try neuralChecker() {
             let (decider, known, always) = (decider, features, configuration.alwaysReadsNeural)
-            let scoresOffList: @Sendable (DecisionFeatures.NeuralReading) -> Bool = { always || decider.neuralCheckMayAnswer(known, reading: $0) }
+            let scoresOffList: @Sendable (DecisionFeatures.NeuralReading) -> Bool = { always || decider.neuralCheckMayDecide(known, reading: $0) }
             if let neuralAhead {
                 features.neural = try neuralAhead.reading(scoringOffListWhere: scoresOffList)
             } else {

@@ -256,13 +256,38 @@ struct CalibratedDeciderTests {
         #expect(checking.decide(Self.withNeural(fit: -51, neural: lx44)).decision == .accepted(lx44), "p 0.27: under the confirm probability, over the check's")
         #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -52)), "p 0.12: below the neural check's probability")
         #expect(checking.decide(Self.withNeural(fit: -52, neural: lx40)).decision.isRejected, "read where not asked, it decides nothing")
-        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -47)), "answered without it")
-        #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44)).decision == .accepted(lx40), "answered without it: not asked")
         #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -52, heard: [])), "nothing of today's heard")
         #expect(checking.decide(Self.withNeural(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44))
         #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -49, unexplained: 1)), "speech the words do not explain")
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, unexplained: 1)).decision == .confirm([lx40]))
         #expect(decider.decide(Self.withNeural(fit: -49, neural: lx44)).decision == .confirm([lx40]), "no neural check in the model")
+    }
+
+    @Test("where the grammar answers one flight and the neural check is sure of another, it asks which, the neural model's first")
+    func neuralCheckDisputesAnswers() throws {
+        // p = σ(4 · margin − 2): sure (≥ 0.8) from a lead of 0.85 nats per token.
+        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: Self.neuralModel("margin", weight: 4, intercept: -2))
+        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        let grammarAlone = Self.fitOnlyDecider().decide(DeciderTests.features(fit: -47))
+        #expect(grammarAlone.decision == .accepted(lx40), "the grammar answers LX 40 at fit −47")
+        #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -47)), "read where the grammar answers, to dispute it")
+        let disputed = checking.decide(Self.withNeural(fit: -47, neural: lx44))
+        #expect(disputed.decision == .confirm([lx44, lx40]))
+        #expect(abs(disputed.confidence - (1 - 1 / (1 + exp(-2.0)))) < 1e-9, "what the neural decision model leaves the grammar's flight")
+        let agreeing = checking.decide(Self.withNeural(fit: -47, neural: lx40))
+        #expect(agreeing.decision == .accepted(lx40) && agreeing.confidence == grammarAlone.confidence, "the same flight: the grammar's answer, as sure")
+        #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0.4)).decision == .accepted(lx40), "not sure of its own: the grammar's answer")
+        #expect(checking.decide(Self.withNeural(fit: -47, neural: nil)).decision == .accepted(lx40), "read no flight")
+        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -47, open: lx44, openIsToday: true)), "the grammar's decision asks already")
+        #expect(!checking.wantsNeuralCheck(DeciderTests.features(fit: -47, unexplained: 1)), "speech the words do not explain asks already")
+        let offList = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: -0.3,
+                                                model: Self.neuralModel("margin", weight: 4, intercept: -2))
+        let guarded = Self.fitOnlyDecider(neuralCheck: offList)
+        #expect(guarded.decide(Self.withNeural(fit: -47, neural: lx44, offList: -0.4)).decision == .accepted(lx40), "LX 440 fits better: no dispute")
+        let same = Self.withNeural(fit: -47, neural: lx40), other = Self.withNeural(fit: -47, neural: lx44)
+        #expect(!guarded.neuralCheckMayDecide(same, reading: same.neural!), "the grammar's own flight: its neighbours change nothing")
+        #expect(guarded.neuralCheckMayDecide(other, reading: other.neural!), "another flight: they may stop the dispute")
     }
 
     @Test("the neural decision model reads the neural model's leads and whether the grammar, the open grammar and the free transcript heard its flight")
@@ -314,12 +339,12 @@ struct CalibratedDeciderTests {
         func reading(_ features: DecisionFeatures) -> DecisionFeatures.NeuralReading { features.neural! }
         let mayAnswer = decider(intercept: 0), cannot = decider(intercept: -4)
         let behind = Self.withNeural(fit: -49, neural: lx44, offList: -1)
-        #expect(mayAnswer.neuralCheckMayAnswer(behind, reading: reading(behind)), "σ(4) at a lead of 1: worth scoring, whatever this reading's lead")
+        #expect(mayAnswer.neuralCheckMayDecide(behind, reading: reading(behind)), "σ(4) at a lead of 1: worth scoring, whatever this reading's lead")
         #expect(mayAnswer.decide(behind).decision == .confirm([lx40]), "σ(−4) at its own lead")
-        #expect(!cannot.neuralCheckMayAnswer(behind, reading: reading(behind)), "σ(0) at best: below 0.8 at any lead")
-        #expect(!mayAnswer.neuralCheckMayAnswer(Self.withNeural(fit: -52, neural: lx44), reading: reading(Self.withNeural(fit: -52, neural: lx44))),
+        #expect(!cannot.neuralCheckMayDecide(behind, reading: reading(behind)), "σ(0) at best: below 0.8 at any lead")
+        #expect(!mayAnswer.neuralCheckMayDecide(Self.withNeural(fit: -52, neural: lx44), reading: reading(Self.withNeural(fit: -52, neural: lx44))),
                 "p 0.12: not asked")
-        #expect(!mayAnswer.neuralCheckMayAnswer(Self.withNeural(fit: -49, neural: nil), reading: reading(Self.withNeural(fit: -49, neural: nil))),
+        #expect(!mayAnswer.neuralCheckMayDecide(Self.withNeural(fit: -49, neural: nil), reading: reading(Self.withNeural(fit: -49, neural: nil))),
                 "no flight read")
         var skipped = Self.withNeural(fit: -49, neural: lx44)
         let ahead = mayAnswer.decide(skipped).decision

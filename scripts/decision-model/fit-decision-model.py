@@ -254,9 +254,11 @@ class NeuralModel(Model):
 class NeuralCheck:
     """Where the neural model is asked (from the grammar's `probability` up to its accept probability, or where nothing
     of today's was heard), from which of the neural decision `model`'s probabilities its first flight is answered, and
-    the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked)."""
-    def __init__(self, probability, model, accept, off_list=-math.inf):
+    the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
+    `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
+    def __init__(self, probability, model, accept, off_list=-math.inf, disputes_only=False):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
+        self.disputes_only = disputes_only
 
     @classmethod
     def from_json(cls, data, grammar_model):
@@ -286,21 +288,19 @@ def wants_neural(row, p, accept, neural):
     if neural is None or number(row["unexplained_speech_s"], 0.0) >= UNEXPLAINED_CONFIRM_SECONDS: return False
     return not row["heard"] or neural.probability <= p < accept
 
-def neural_answer(row, p, accept, neural):
-    """The neural model's first flight where it was asked, it keeps the check's lead over its off-list neighbours and the
-    neural decision model is sure of it (`Decider.neuralAnswer`), whatever flight (if any) today's grammar heard."""
-    if not wants_neural(row, p, accept, neural) or row["neural"] is None or not row["neural"][0]: return None
+def neural_answer(row, p, accept, neural, disputing=False):
+    """The neural model's first flight where it was asked (`wants_neural`, or, `disputing`, where today's grammar answers
+    a flight), it keeps the check's lead over its off-list neighbours and the neural decision model is sure of it
+    (`Decider.neuralProbability`), whatever flight (if any) today's grammar heard."""
+    if neural is None or row["neural"] is None or not row["neural"][0]: return None
+    if not (disputing or (wants_neural(row, p, accept, neural) and not neural.disputes_only)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
     return row["neural"][0] if neural.model.probability(row) >= neural.accept else None
 
-def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
-    """What the Swift Decider decides (n-best off): accept, confirm or reject. With an agreement probability, from it
-    the flight is answered when the second acoustic model heard the same one; with a cross-check (own, other), from
-    `own` when the second model's own decision heard the same flight with at least `other`; with a neural check, the
-    neural model's first flight where it is asked and the neural decision model is sure of it."""
-    sure = neural_answer(row, p, accept, neural)
-    if sure is not None: return "accept" if sure == row["heard_today"] else "accept_neural"
+def grammar_decision(row, p, accept, confirm, agreement=None, cross=None):
+    """What the Swift Decider decides on today's grammar and the second models that confirm its flight
+    (`Decider.grammarDecision`): accept, confirm or reject."""
     if not row["heard"]: return "reject"
     checked = wants_cross_check(row, p, accept, cross) and row["cross_check"] is not None and \
         row["cross_check"][0] == row["heard_today"] and row["cross_check"][1] >= cross[1]
@@ -309,6 +309,18 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     agreed = agreement is not None and p >= agreement and row["second_opinion"] == row["heard_today"]
     if (p >= accept or agreed or checked) and number(row["unexplained_speech_s"], 0.0) < UNEXPLAINED_CONFIRM_SECONDS: return "accept"
     return "confirm"
+
+def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
+    """What the Swift Decider decides (n-best off): accept, confirm or reject on today's grammar (`grammar_decision`);
+    with a neural check, "accept_neural" where the neural model is asked and its decision model is sure of another
+    flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
+    neural model's flight, then the grammar's) where the grammar answers one flight and the neural check is sure of
+    another."""
+    grammar = grammar_decision(row, p, accept, confirm, agreement, cross)
+    sure = neural_answer(row, p, accept, neural, disputing=grammar == "accept")
+    if sure is None: return grammar
+    if sure == row["heard_today"]: return "accept"
+    return "dispute" if grammar == "accept" else "accept_neural"
 
 def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=None):
     """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
@@ -324,6 +336,8 @@ def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=No
             if row["names_no_flight"]: counts["noflight_answered"] += 1
         elif d == "confirm":
             counts["confirm_right" if row["right"] else "confirm_other"] += 1
+        elif d == "dispute":
+            counts["confirm_right" if row["right"] or row["neural"][0] == row["expected"] else "confirm_other"] += 1
         else:
             counts["unanswered"] += 1
             if not row["expected"]: counts["right"] += 1
@@ -384,13 +398,15 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     probabilities at which it is asked on at most NEURAL_SHARE of each dev set's clips; then the lead over the off-list
     neighbours and the neural decision model's probability from which its first flight is answered, the pair that
     answers the flight said most often within the limits of `choose` (at most MAX_WRONG wrong, no clip naming no flight
-    answered) and with no more wrong flights on any dev set than the grammar's decision alone: the check is there to
-    answer more, not to spend what is left of the wrong-flight budget. Ties go to the surer answer; None when nothing
+    answered) and with no more wrong flights on any dev set than the grammar's decision with the check's disputes alone
+    (`decide`): the check is there to answer more, not to spend what is left of the wrong-flight budget or what its
+    disputes saved of it. Ties go to the surer answer; None when nothing
     answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
-    without = [outcomes(rows, model, accept, confirm, agreement, cross)["wrong"] for rows in dev_sets]
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
+        disputing = NeuralCheck(neural.probability, neural.model, neural.accept, neural.off_list, disputes_only=True) if neural else None
+        without = [outcomes(rows, model, accept, confirm, agreement, cross, disputing)["wrong"] for rows in dev_sets]
         return (all(c["wrong"] <= min(MAX_WRONG * n, before) and c["noflight_answered"] == 0 for (c, n), before in zip(counts, without)),
                 round(sum(c["right"] / n for c, n in counts), 9))
     baseline = tally(None)[1]

@@ -18,7 +18,7 @@ enum SettingKey: String, CaseIterable, Sendable, Comparable {
         case .database: "flight database: a SQLite file, or postgres://user@host:port/name"
         case .data: "the service's data folder (jobs, media, transcripts, S3 objects, generated secrets)"
         case .model: "acoustic model: stock, adapted, or a model folder"
-        case .neuralCheck: "ask the neural model (Whisper tiny.en) where the decision doubts: on or off"
+        case .neuralCheck: "ask the neural model (Whisper tiny.en) where the decision doubts, and check its answers: on or off"
         case .workers: "recognition workers, one recognizer each"
         case .host: "IP address the HTTP service listens on"
         case .port: "TCP port of the HTTP service"
@@ -185,7 +185,7 @@ struct EffectiveSettings: Sendable {
         }
     }
 
-    /// True when the decision asks the neural model where it doubts (`neural-check = on`, the default).
+    /// True when the decision asks the neural model where it doubts and checks its answers with it (`neural-check = on`, the default).
     var asksNeuralCheck: Bool { self[.neuralCheck].value == "on" }
 
     /// The setting as a whole number within `range`; a bad flag value is a usage error (file values were checked

@@ -11,7 +11,8 @@ import Foundation
 /// makes an answer a question. A model with an agreement probability also answers below its accept probability when
 /// a second acoustic model heard the same flight (`wantsSecondOpinion`), one with a cross-check when a second
 /// acoustic model's own decision heard the same flight and is sure enough of it (`wantsCrossCheck`), and one with a
-/// neural check answers the neural model's first flight when its own decision model is sure of it (`wantsNeuralCheck`).
+/// neural check answers the neural model's first flight when its own decision model is sure of it, or asks where the
+/// grammar answered another (`wantsNeuralCheck`).
 /// Pure; `Sendable`.
 struct Decider: Sendable {
     /// Where the hand-set decision accepts, confirms and rejects; also what the fit score is made of.
@@ -81,9 +82,9 @@ struct Decider: Sendable {
         couldBeAnswered(features, from: model?.crossCheck?.probability)
     }
 
-    /// True when the neural acoustic model's first flight can turn this utterance's "did you mean" or refusal into an
-    /// answer (`DecisionModel.neuralCheck`): below the accept probability, from the check's, or wherever nothing of
-    /// today's was heard, since the neural model may be sure of a flight on its own.
+    /// True when the neural acoustic model's reading can change this utterance's decision (`DecisionModel.neuralCheck`):
+    /// where its first flight can turn a "did you mean" or refusal into an answer (`neuralCheckAnswers`), and wherever
+    /// the grammar's decision answers a flight, which a flight the check is sure of disputes.
     func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
         guard let model else { return false }
         return wantsNeuralCheck(features, probability: model.probability(features))
@@ -91,24 +92,34 @@ struct Decider: Sendable {
 
     /// `wantsNeuralCheck` at the model's `probability`, already computed.
     private func wantsNeuralCheck(_ features: DecisionFeatures, probability: Double) -> Bool {
+        guard let model, model.neuralCheck != nil, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
+        return neuralCheckAnswers(features, probability: probability)
+            || grammarDecision(features, probability: probability, model: model).acceptedFlight != nil
+    }
+
+    /// True where the neural check answers the flight it is sure of: below the accept probability, from the check's, or
+    /// wherever nothing of today's was heard, since the neural model may be sure of a flight on its own.
+    private func neuralCheckAnswers(_ features: DecisionFeatures, probability: Double) -> Bool {
         guard let model, let check = model.neuralCheck, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
         guard !features.heardFlights.isEmpty else { return true }
         return probability >= check.probability && probability < model.acceptProbability
     }
 
-    /// False when the neural check cannot answer `reading`'s first flight whatever its lead over its off-list neighbours
+    /// False when `reading` cannot change the decision whatever its first flight's lead over its off-list neighbours
     /// (`NeuralDecisionModel.highestProbability`): then scoring them is not worth its time (`NeuralPass.read`).
-    func neuralCheckMayAnswer(_ features: DecisionFeatures, reading: DecisionFeatures.NeuralReading) -> Bool {
+    func neuralCheckMayDecide(_ features: DecisionFeatures, reading: DecisionFeatures.NeuralReading) -> Bool {
         guard let model, let check = model.neuralCheck else { return false }
         let probability = model.probability(features)
-        guard wantsNeuralCheck(features, probability: probability),
-              let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
+        guard wantsNeuralCheck(features, probability: probability) else { return false }
+        // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
+        if !neuralCheckAnswers(features, probability: probability),
+           reading.flight == grammarDecision(features, probability: probability, model: model).acceptedFlight { return false }
+        guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
         return highest >= check.acceptProbability
     }
 
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
-    /// keeps the check's lead over its off-list neighbours; the flight is answered from the check's
-    /// `NeuralCheck.acceptProbability`, whatever flight (if any) today's grammar heard.
+    /// keeps the check's lead over its off-list neighbours.
     private func neuralProbability(_ features: DecisionFeatures, probability: Double, check: DecisionModel.NeuralCheck) -> Double? {
         guard let reading = features.neural, !reading.offListSkipped, wantsNeuralCheck(features, probability: probability),
               (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
@@ -144,16 +155,18 @@ struct Decider: Sendable {
                        fitScore: fitScore, fitScoreWithoutRival: withoutRival, wordConfidences: wordConfidences)
     }
 
-    /// The calibrated decision and its confidence: answers the neural model's first flight where its neural check is sure
-    /// of it (as sure as the neural decision model says), else asks again below the model's confirm probability, answers
-    /// from its accept probability unless doubt asks (see `doubtingFlights`), and offers the flight (with its nearest
-    /// rival) in between.
+    /// The calibrated decision and its confidence: on today's grammar (`grammarDecision`), unless the neural check is sure
+    /// of the neural model's first flight (as sure as the neural decision model says). Then, where the grammar answers
+    /// another flight, the two disagree and it asks which (the neural model's flight first: on our dev and check voices,
+    /// the one said each time); where it may answer (`neuralCheckAnswers`), it answers that flight.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
-        if let check = model.neuralCheck, let flight = features.neural?.flight,
-           let sure = neuralProbability(features, probability: probability, check: check), sure >= check.acceptProbability {
-            return (.accepted(flight), sure)
+        let grammar = grammarDecision(features, probability: probability, model: model)
+        guard let check = model.neuralCheck, let flight = features.neural?.flight,
+              let sure = neuralProbability(features, probability: probability, check: check), sure >= check.acceptProbability else {
+            return (grammar, probability)
         }
-        return (grammarDecision(features, probability: probability, model: model), probability)
+        if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
+        return neuralCheckAnswers(features, probability: probability) ? (.accepted(flight), sure) : (grammar, probability)
     }
 
     /// The calibrated decision on today's grammar alone (and the second models that confirm its flight).

@@ -114,7 +114,7 @@ public struct DecisionFeatures: Sendable {
         /// for a flight that does not fly today. Nil when none was scored.
         public let offListMargin: Double?
         /// True where the neighbours were not scored because the neural check could not answer this reading whatever
-        /// its lead over them (`Decider.neuralCheckMayAnswer`); the check then answers nothing.
+        /// its lead over them (`Decider.neuralCheckMayDecide`); the check then answers nothing.
         public let offListSkipped: Bool
 
         public init(flight: FlightNumber?, text: String, score: Double, margin: Double?, grammarFlightRank: Int?,
