@@ -160,9 +160,10 @@ public struct RecognizerConfiguration: Sendable {
 
     /// Folder of the neural acoustic model (Whisper tiny.en: `model.bin`, `tokenizer.json`), asked where this model's
     /// decision model has a neural check (`DecisionModel.neuralCheck`: where the decision doubts, and wherever it answers,
-    /// to dispute the answer) or when measuring (`alwaysReadsNeural`); nil: never asked. The commands set it from their `neural-check` setting, on by default: on voices held out of every
-    /// choice the check answers far more queries right with no more wrong flights (corpus 54.5% → 81.8% with 4 wrong
-    /// either way, human check 54.0% → 77.4% with 2; docs/accuracy-and-decisions.md, "The neural check").
+    /// to dispute the answer) or when measuring (`alwaysReadsNeural`); nil: never asked. The commands set it from their
+    /// `neural-check` setting, on by default: on voices held out of every choice the check answers far more queries
+    /// right with no more wrong flights (corpus 54.5% → 81.8% with 4 wrong either way, human check 54.0% → 77.4% with
+    /// 2; docs/accuracy-and-decisions.md, "The neural check").
     public var neuralModel: String?
     /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
     public var neuralPass = NeuralPassConfiguration()

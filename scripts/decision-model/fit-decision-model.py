@@ -252,8 +252,9 @@ class NeuralModel(Model):
         return cached[1]
 
 class NeuralCheck:
-    """Where the neural model is asked (from the grammar's `probability` up to its accept probability, or where nothing
-    of today's was heard), from which of the neural decision `model`'s probabilities its first flight is answered, and
+    """Where the neural model is asked to answer (from the grammar's `probability` up to its accept probability, or where
+    nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which of the neural decision
+    `model`'s probabilities its first flight is answered, and
     the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
     `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
     def __init__(self, probability, model, accept, off_list=-math.inf, disputes_only=False):

@@ -32,8 +32,8 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     /// Where a second acoustic model's own decision on the same audio settles a "did you mean"
     /// (`RecognizerConfiguration.crossCheckModel`); nil: none is asked.
     public let crossCheck: CrossCheck?
-    /// Where the neural acoustic model's scoring of today's flights settles a "did you mean" or a refusal
-    /// (`RecognizerConfiguration.neuralModel`); nil: it is not asked.
+    /// Where the neural acoustic model's scoring of today's flights settles a "did you mean" or a refusal, or disputes an
+    /// answer (`RecognizerConfiguration.neuralModel`); nil: it is not asked.
     public private(set) var neuralCheck: NeuralCheck?
 
     /// When the flight is answered because a second acoustic model, decoding the same audio with all its passes and
@@ -59,12 +59,15 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     /// whether the grammar and the open grammar heard the same flight) gives it at least `acceptProbability`. In noise
     /// it ranks the flight said first far more often than the grammar hears it, and two models that hear in unrelated
     /// ways — a GMM with today's grammar, a transformer trained on other speech — seldom agree on one wrong flight.
+    /// It is read wherever the grammar's decision answers too: a flight it is that sure of, another than the one
+    /// answered, turns the answer into a "did you mean" offering both.
     /// Chosen by the fitting script on the dev voices, under the same limits as `DecisionModel.acceptProbability` and
-    /// adding no wrong flight to what the grammar's decision alone answers on either dev set.
+    /// adding no wrong flight to what the grammar's decision with the disputes alone answers on either dev set.
     public struct NeuralCheck: Sendable, Hashable, Codable {
         /// This model's probability from which the neural model is asked (below `DecisionModel.acceptProbability`).
         public let probability: Double
-        /// The neural decision model's probability from which the neural model's first flight is answered.
+        /// The neural decision model's probability from which the neural model's first flight is answered (or, where the
+        /// grammar's decision answers another, disputes that answer).
         public let acceptProbability: Double
         /// The lead the neural model's first flight must keep over its off-list neighbours (`NeuralReading.offListMargin`,
         /// nats per token) to be answered: a traveller asking for a flight that does not fly today must not get today's
