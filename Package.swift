@@ -55,16 +55,19 @@ let package = Package(
         .target(name: "WebRTCNoiseSuppression", dependencies: ["CWebRTCAudioProcessing"],
                 cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         // The neural acoustic model: Whisper tiny.en run in-process from CTranslate2's weights, its matrix products on our
-        // own kernels (CVectorMath) and OpenBLAS. The kernels are optimised in debug builds too: at -O0 their intrinsics
-        // spill every accumulator, and the tests that run the model would take minutes more.
+        // own kernels (CVectorMath) and OpenBLAS. The kernels, the model's Swift and the candidates' walk are optimised in
+        // debug builds too: at -O0 the intrinsics spill every accumulator and the Swift loops check every index, and the
+        // tests that run the model (since the neural check disputes answers, nearly every recognition) would take
+        // minutes more.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "CVectorMath", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "FFTWPlanner", "CVectorMath"]),
+        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "FFTWPlanner", "CVectorMath"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "FFTWPlanner", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
         // written as Whisper writes them, their token prefix tree, and a beam walk of it with any next-token scorer.
-        .target(name: "NeuralFlightScoring", dependencies: ["FlightCore"]),
+        .target(name: "NeuralFlightScoring", dependencies: ["FlightCore"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),
