@@ -3,6 +3,10 @@ import PackageDescription
 
 // The pipeline, inner to outer: FlightCore (pure) ← FlightStore, AudioInput, Recognizer, Presenter ← FlightVoiceCLI ← flightvoice.
 // Each C library is a system-library target; only the module that wraps it imports it.
+
+/// The neural model's Swift, optimised in debug builds too (see Whisper below).
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FlightVoice",
     platforms: [.macOS(.v15)],
@@ -61,13 +65,12 @@ let package = Package(
         // minutes more.
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "CVectorMath", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "FFTWPlanner", "CVectorMath"],
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Whisper", dependencies: ["COpenBLAS", "CFFTW", "FFTWPlanner", "CVectorMath"], swiftSettings: optimisedInDebug),
         .target(name: "Recognizer", dependencies: ["FlightCore", "AudioInput", "CPocketSphinx", "CSpeexDSP", "CFFTW", "FFTWPlanner", "WebRTCNoiseSuppression", "Whisper", "NeuralFlightScoring"], plugins: ["EmbedResources"]),
 
         // The neural pass's candidates and their scoring, independent of the model: Whisper's tokenizer, today's flights
         // written as Whisper writes them, their token prefix tree, and a beam walk of it with any next-token scorer.
-        .target(name: "NeuralFlightScoring", dependencies: ["FlightCore"], swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "NeuralFlightScoring", dependencies: ["FlightCore"], swiftSettings: optimisedInDebug),
 
         // Rendering: terminal card, JSON, spoken sentence, JSON lines, Transcribe-compatible documents.
         .target(name: "Presenter", dependencies: ["FlightCore"]),

@@ -87,14 +87,14 @@ struct Decider: Sendable {
     /// the grammar's decision answers a flight, which a flight the check is sure of disputes.
     func wantsNeuralCheck(_ features: DecisionFeatures) -> Bool {
         guard let model else { return false }
-        return wantsNeuralCheck(features, probability: model.probability(features))
+        let probability = model.probability(features)
+        return wantsNeuralCheck(features, probability: probability, grammar: grammarDecision(features, probability: probability, model: model))
     }
 
-    /// `wantsNeuralCheck` at the model's `probability`, already computed.
-    private func wantsNeuralCheck(_ features: DecisionFeatures, probability: Double) -> Bool {
-        guard let model, model.neuralCheck != nil, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
-        return neuralCheckAnswers(features, probability: probability)
-            || grammarDecision(features, probability: probability, model: model).acceptedFlight != nil
+    /// `wantsNeuralCheck` at the model's `probability` and the `grammar`'s decision, already computed.
+    private func wantsNeuralCheck(_ features: DecisionFeatures, probability: Double, grammar: RecognitionDecision) -> Bool {
+        guard model?.neuralCheck != nil else { return false }
+        return neuralCheckAnswers(features, probability: probability) || grammar.acceptedFlight != nil
     }
 
     /// True where the neural check answers the flight it is sure of: below the accept probability, from the check's, or
@@ -110,18 +110,19 @@ struct Decider: Sendable {
     func neuralCheckMayDecide(_ features: DecisionFeatures, reading: DecisionFeatures.NeuralReading) -> Bool {
         guard let model, let check = model.neuralCheck else { return false }
         let probability = model.probability(features)
-        guard wantsNeuralCheck(features, probability: probability) else { return false }
+        let grammar = grammarDecision(features, probability: probability, model: model)
+        guard wantsNeuralCheck(features, probability: probability, grammar: grammar) else { return false }
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
-        if !neuralCheckAnswers(features, probability: probability),
-           reading.flight == grammarDecision(features, probability: probability, model: model).acceptedFlight { return false }
+        if !neuralCheckAnswers(features, probability: probability), reading.flight == grammar.acceptedFlight { return false }
         guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
         return highest >= check.acceptProbability
     }
 
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
     /// keeps the check's lead over its off-list neighbours.
-    private func neuralProbability(_ features: DecisionFeatures, probability: Double, check: DecisionModel.NeuralCheck) -> Double? {
-        guard let reading = features.neural, !reading.offListSkipped, wantsNeuralCheck(features, probability: probability),
+    private func neuralProbability(_ features: DecisionFeatures, probability: Double, grammar: RecognitionDecision,
+                                   check: DecisionModel.NeuralCheck) -> Double? {
+        guard let reading = features.neural, !reading.offListSkipped, wantsNeuralCheck(features, probability: probability, grammar: grammar),
               (reading.offListMargin ?? .infinity) >= check.offListMargin else { return nil }
         return check.model.probability(of: reading, features: features, grammarProbability: probability)
     }
@@ -162,7 +163,7 @@ struct Decider: Sendable {
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard let check = model.neuralCheck, let flight = features.neural?.flight,
-              let sure = neuralProbability(features, probability: probability, check: check), sure >= check.acceptProbability else {
+              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check), sure >= check.acceptProbability else {
             return (grammar, probability)
         }
         if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
