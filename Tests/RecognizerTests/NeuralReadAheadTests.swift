@@ -6,11 +6,11 @@ import Testing
 /// the decision wants it, stopped where it does not, and the pass free again either way.
 @Suite("The neural pass read ahead of the decision", .serialized)
 struct NeuralReadAheadTests {
-    static func recognizer(alwaysReadsNeural: Bool, unexplainedSpeechSeconds: Double? = nil) throws -> FlightRecognizer {
+    static func recognizer(alwaysReadsNeural: Bool, decisionModel: DecisionModel? = nil) throws -> FlightRecognizer {
         var configuration = RecognizerConfiguration()
         configuration.neuralModel = try #require(RecognizerConfiguration.bundledNeuralModel, "run make neural-model")
         configuration.alwaysReadsNeural = alwaysReadsNeural
-        if let unexplainedSpeechSeconds { configuration.thresholds.unexplainedSpeechSeconds = unexplainedSpeechSeconds }
+        if let decisionModel { configuration.decisionRule = .model(decisionModel) }
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
         try recognizer.prepareStreaming()
         return recognizer
@@ -41,9 +41,15 @@ struct NeuralReadAheadTests {
 
     @Test("a reading the decision does not want is stopped, left out of the features, and the next one is unchanged")
     func unwantedReadingIsStopped() throws {
-        // Where any speech outside the words makes the answer a question, the neural check can neither answer lx40.wav
-        // nor dispute an answer.
-        let recognizer = try Self.recognizer(alwaysReadsNeural: false, unexplainedSpeechSeconds: 0)
+        // Where the grammar's decision never answers and the check answers only where nothing of today's was heard, the
+        // neural check can neither answer lx40.wav nor dispute an answer.
+        let stock = DecisionModel.stock, check = try #require(stock.neuralCheck)
+        let neverSure = DecisionModel(
+            inputNames: stock.inputNames, means: stock.means, scales: stock.scales, weights: stock.weights, intercept: stock.intercept,
+            acceptProbability: 1.01, confirmProbability: stock.confirmProbability,
+            neuralCheck: DecisionModel.NeuralCheck(probability: 1.01, acceptProbability: check.acceptProbability,
+                                                   offListMargin: check.offListMargin, model: check.model))
+        let recognizer = try Self.recognizer(alwaysReadsNeural: false, decisionModel: neverSure)
         let samples = try TestFlights.samples("lx40.wav")
         let batch = try recognizer.decodeSnapshot(samples).result
         #expect(batch.decision.acceptedFlight == nil, "\(batch.decision)")

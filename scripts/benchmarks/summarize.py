@@ -125,7 +125,8 @@ class AnswerConfidence:
     def probability(self, row):
         c = self.calibrated[row.get("band", "wide")]
         p = fit.probability(c.model, row)
-        return c.neural.model.probability(row) if fit.neural_answer(row, p, c.accept, c.neural) else p
+        grammar = fit.grammar_decision(row, p, c.accept, c.confirm, c.agreement)
+        return c.neural.model.probability(row) if grammar != "accept" and fit.neural_answer(row, p, c.neural, grammar) else p
 
 def outcome(row, decision):
     kind, offered = decision

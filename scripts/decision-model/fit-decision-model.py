@@ -252,8 +252,8 @@ class NeuralModel(Model):
         return cached[1]
 
 class NeuralCheck:
-    """Where the neural model is asked to answer (from the grammar's `probability` up to its accept probability, or where
-    nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which of the neural decision
+    """Where the neural model is asked to answer (where the grammar's decision does not answer, from the grammar's
+    `probability`, or where nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which of the neural decision
     `model`'s probabilities its first flight is answered, and
     the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
     `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
@@ -283,18 +283,19 @@ def cross_check_share(rows, model, accept, cross):
     """The share of `rows` on which the second model is asked (its whole decode is the cost)."""
     return sum(wants_cross_check(r, probability(model, r), accept, cross) for r in rows) / len(rows)
 
-def wants_neural(row, p, accept, neural):
-    """True where the Swift Decider asks the neural model (`Decider.wantsNeuralCheck`): from the check's probability up to
-    the accept probability, or wherever nothing of today's was heard."""
-    if neural is None or number(row["unexplained_speech_s"], 0.0) >= UNEXPLAINED_CONFIRM_SECONDS: return False
-    return not row["heard"] or neural.probability <= p < accept
+def wants_neural(row, p, neural, grammar):
+    """True where the Swift Decider asks the neural model to answer (`Decider.neuralCheckAnswers`): where today's grammar
+    heard nothing, or the `grammar`'s decision (`grammar_decision`) does not answer and `p` is at least the check's
+    probability. Speech the grammar's words leave unexplained is no reason not to: the neural model reads it too."""
+    if neural is None: return False
+    return not row["heard"] or (grammar != "accept" and p >= neural.probability)
 
-def neural_answer(row, p, accept, neural, disputing=False):
-    """The neural model's first flight where it was asked (`wants_neural`, or, `disputing`, where today's grammar answers
-    a flight), it keeps the check's lead over its off-list neighbours and the neural decision model is sure of it
-    (`Decider.neuralProbability`), whatever flight (if any) today's grammar heard."""
+def neural_answer(row, p, neural, grammar):
+    """The neural model's first flight where it was asked (`wants_neural`, or, to dispute it, where the `grammar`'s
+    decision answers a flight), it keeps the check's lead over its off-list neighbours and the neural decision model is
+    sure of it (`Decider.neuralProbability`), whatever flight (if any) today's grammar heard."""
     if neural is None or row["neural"] is None or not row["neural"][0]: return None
-    if not (disputing or (wants_neural(row, p, accept, neural) and not neural.disputes_only)): return None
+    if not (grammar == "accept" or (wants_neural(row, p, neural, grammar) and not neural.disputes_only)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
     return row["neural"][0] if neural.model.probability(row) >= neural.accept else None
@@ -317,8 +318,13 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
     neural model's flight, then the grammar's) where the grammar answers one flight and the neural check is sure of
     another."""
-    grammar = grammar_decision(row, p, accept, confirm, agreement, cross)
-    sure = neural_answer(row, p, accept, neural, disputing=grammar == "accept")
+    key = (p, accept, confirm, agreement, cross)
+    cached = row.get("_grammar")
+    if cached is None or cached[0] != key:
+        cached = (key, grammar_decision(row, p, accept, confirm, agreement, cross))
+        row["_grammar"] = cached
+    grammar = cached[1]
+    sure = neural_answer(row, p, neural, grammar)
     if sure is None: return grammar
     if sure == row["heard_today"]: return "accept"
     return "dispute" if grammar == "accept" else "accept_neural"
@@ -388,21 +394,22 @@ def choose(dev_sets, model):
     confirm = max(candidates, key=lambda c: (round(useful(c), 9), -c)) if candidates else accept
     return accept, confirm, agreement, cross
 
-NEURAL_SHARE = 0.7   # the neural pass may run on at most this share of each dev set's clips (its cost: encoder and scoring)
-
-def neural_share(rows, model, accept, neural):
-    """The share of `rows` on which the neural model is asked."""
-    return sum(wants_neural(r, probability(model, r), accept, neural) for r in rows) / len(rows)
+def neural_share(rows, model, accept, confirm, agreement, neural):
+    """The share of `rows` on which the neural model is asked to answer."""
+    def asked(row):
+        p = probability(model, row)
+        return wants_neural(row, p, neural, grammar_decision(row, p, accept, confirm, agreement))
+    return sum(asked(r) for r in rows) / len(rows)
 
 def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cross):
-    """The neural check, where every dev set has the neural model's readings: asked from the lowest of the grammar's
-    probabilities at which it is asked on at most NEURAL_SHARE of each dev set's clips; then the lead over the off-list
-    neighbours and the neural decision model's probability from which its first flight is answered, the pair that
-    answers the flight said most often within the limits of `choose` (at most MAX_WRONG wrong, no clip naming no flight
-    answered) and with no more wrong flights on any dev set than the grammar's decision with the check's disputes alone
-    (`decide`): the check is there to answer more, not to spend what is left of the wrong-flight budget or what its
-    disputes saved of it. Ties go to the surer answer; None when nothing
-    answers more than without it."""
+    """The neural check, where every dev set has the neural model's readings: the grammar's probability from which it is
+    asked, the lead over the off-list neighbours and the neural decision model's probability from which its first
+    flight is answered, the three that answer the flight said most often within the limits of `choose` (at most
+    MAX_WRONG wrong, no clip naming no flight answered) and with no more wrong flights on any dev set than the grammar's
+    decision with the check's disputes alone (`decide`): the check is there to answer more, not to spend what is left of
+    the wrong-flight budget or what its disputes saved of it. Ties go to the surer answer, then to the check asked less.
+    Where it is asked does not bound its cost: to dispute the grammar's answers the pass runs on nearly every clip
+    heard. None when nothing answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
@@ -411,16 +418,15 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
         return (all(c["wrong"] <= min(MAX_WRONG * n, before) and c["noflight_answered"] == 0 for (c, n), before in zip(counts, without)),
                 round(sum(c["right"] / n for c, n in counts), 9))
     baseline = tally(None)[1]
-    own = next((o for o in [i / 20 for i in range(0, 20)] if o < accept and max(
-        neural_share(rows, model, accept, NeuralCheck(o, neural_model, 1.0)) for rows in dev_sets) <= NEURAL_SHARE), None)
-    if own is None: return None
     best = None
-    for off_list in [-math.inf] + [i / 10 for i in range(-8, 3)]:
-        for sure in [i / 200 for i in range(100, 200)] + [0.995, 0.999]:
-            neural = NeuralCheck(own, neural_model, sure, off_list)
-            ok, right = tally(neural)
-            if ok and (best is None or (right, off_list, sure) > best[0]):
-                best = ((right, off_list, sure), neural)
+    for own in [i / 20 for i in range(0, 20)]:
+        if own >= accept: break
+        for off_list in [-math.inf] + [i / 10 for i in range(-8, 3)]:
+            for sure in [i / 200 for i in range(100, 200)] + [0.995, 0.999]:
+                neural = NeuralCheck(own, neural_model, sure, off_list)
+                ok, right = tally(neural)
+                if ok and (best is None or (right, off_list, sure, own) > best[0]):
+                    best = ((right, off_list, sure, own), neural)
     if best is None or best[0][0] <= baseline: return None
     return best[1]
 
@@ -560,7 +566,7 @@ def main():
         if neural is not None and name in neural_sets:
             rows = neural_sets[name]
             print(summary(f"{name}, decoded with the neural model's readings, with the neural check", rows, model, accept, confirm, agreement, None, neural)
-                  + f"\n\nthe neural model was asked on {100 * neural_share(rows, model, accept, neural):.1f}% of the clips; "
+                  + f"\n\nthe neural model was asked on {100 * neural_share(rows, model, accept, confirm, agreement, neural):.1f}% of the clips; "
                   f"the neural decision model's reliability on every clip it read a flight on:\n\n" + reliability(rows, neural.model))
     if out:
         open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))

@@ -93,16 +93,15 @@ struct Decider: Sendable {
 
     /// `wantsNeuralCheck` at the model's `probability` and the `grammar`'s decision, already computed.
     private func wantsNeuralCheck(_ features: DecisionFeatures, probability: Double, grammar: RecognitionDecision) -> Bool {
-        guard model?.neuralCheck != nil else { return false }
-        return neuralCheckAnswers(features, probability: probability) || grammar.acceptedFlight != nil
+        neuralCheckAnswers(features, probability: probability, grammar: grammar) || (model?.neuralCheck != nil && grammar.acceptedFlight != nil)
     }
 
-    /// True where the neural check answers the flight it is sure of: below the accept probability, from the check's, or
-    /// wherever nothing of today's was heard, since the neural model may be sure of a flight on its own.
-    private func neuralCheckAnswers(_ features: DecisionFeatures, probability: Double) -> Bool {
-        guard let model, let check = model.neuralCheck, features.unexplainedSpeechSeconds < thresholds.unexplainedSpeechSeconds else { return false }
-        guard !features.heardFlights.isEmpty else { return true }
-        return probability >= check.probability && probability < model.acceptProbability
+    /// True where the neural check answers the flight it is sure of: where the `grammar`'s decision does not answer, from
+    /// the check's probability, or wherever nothing of today's was heard, since the neural model may be sure of a flight
+    /// on its own. Speech the grammar's words leave unexplained is no reason not to: the neural model reads it too.
+    private func neuralCheckAnswers(_ features: DecisionFeatures, probability: Double, grammar: RecognitionDecision) -> Bool {
+        guard let check = model?.neuralCheck, grammar.acceptedFlight == nil else { return false }
+        return features.heardFlights.isEmpty || probability >= check.probability
     }
 
     /// False when `reading` cannot change the decision whatever its first flight's lead over its off-list neighbours
@@ -113,7 +112,7 @@ struct Decider: Sendable {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard wantsNeuralCheck(features, probability: probability, grammar: grammar) else { return false }
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
-        if !neuralCheckAnswers(features, probability: probability), reading.flight == grammar.acceptedFlight { return false }
+        if let answered = grammar.acceptedFlight, reading.flight == answered { return false }
         guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
         return highest >= check.acceptProbability
     }
@@ -167,7 +166,7 @@ struct Decider: Sendable {
             return (grammar, probability)
         }
         if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
-        return neuralCheckAnswers(features, probability: probability) ? (.accepted(flight), sure) : (grammar, probability)
+        return neuralCheckAnswers(features, probability: probability, grammar: grammar) ? (.accepted(flight), sure) : (grammar, probability)
     }
 
     /// The calibrated decision on today's grammar alone (and the second models that confirm its flight).
