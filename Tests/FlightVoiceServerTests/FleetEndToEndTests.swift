@@ -146,9 +146,10 @@ struct CallbackTakeoverTests {
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url: url) }
         let receiver = try CallbackReceiver(statuses: [CallbackReceiver.noAnswer])
-        // A lease long enough that a loaded machine's scheduling cannot make a live sender look dead, and the longest
-        // POST timeout, so that the sender itself does not retry meanwhile even when this test resumes late.
-        let leaseSeconds = 5.0
+        // A lease long enough that a loaded machine's scheduling cannot make a live sender look dead (at 5 s the whole
+        // suite on two cores once kept a sender from renewing it in time: taken over 19.6 s after its send), and the
+        // longest POST timeout, so that the sender itself does not retry meanwhile even when this test resumes late.
+        let leaseSeconds = 15.0
         let callbackTimeout = 300.0
         let arguments = ["--database", url, "--lease-seconds", String(Int(leaseSeconds)), "--callback-timeout", String(Int(callbackTimeout))]
         let servers = try [ServerProcess(arguments: arguments), ServerProcess(arguments: arguments)]
@@ -168,7 +169,7 @@ struct CallbackTakeoverTests {
         servers.forEach { $0.stop(signal: SIGKILL) }
         let survivor = try ServerProcess(arguments: arguments)
         defer { survivor.cleanUp() }
-        #expect(eventually(30) { receiver.arrivals.count == 2 }, "resent by a live server once the sender's lease ended")
+        #expect(eventually(90) { receiver.arrivals.count == 2 }, "resent by a live server once the sender's lease ended")
         try await Task.sleep(for: .seconds(3))
         let arrivals = receiver.arrivals
         #expect(arrivals.map(\.status) == [CallbackReceiver.noAnswer, 200], "acknowledged once, never sent again")

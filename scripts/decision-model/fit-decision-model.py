@@ -253,9 +253,9 @@ class NeuralModel(Model):
 
 class NeuralCheck:
     """Where the neural model is asked to answer (where the grammar's decision does not answer, from the grammar's
-    `probability`, or where nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which of the neural decision
-    `model`'s probabilities its first flight is answered, and
-    the lead that flight must keep over its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
+    `probability`, or where nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which
+    of the neural decision `model`'s probabilities its first flight is answered, and the lead that flight must keep over
+    its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
     `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
     def __init__(self, probability, model, accept, off_list=-math.inf, disputes_only=False):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
