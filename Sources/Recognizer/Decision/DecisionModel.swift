@@ -53,8 +53,9 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         }
     }
 
-    /// When the neural acoustic model's first flight is answered. It is asked wherever this model's probability lies from
-    /// `probability` up to `acceptProbability`, or wherever today's grammar heard none of today's flights; it answers its
+    /// When the neural acoustic model's first flight is answered. It is asked wherever this model's decision does not
+    /// answer and its probability is at least `probability`, or wherever today's grammar heard none of today's flights
+    /// (speech the grammar's words leave unexplained included: the neural model reads it too); it answers its
     /// first flight, whatever the grammar heard, when the neural decision model (`model`: its score and leads, and
     /// whether the grammar and the open grammar heard the same flight) gives it at least `acceptProbability`. In noise
     /// it ranks the flight said first far more often than the grammar hears it, and two models that hear in unrelated
@@ -64,7 +65,7 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     /// Chosen by the fitting script on the dev voices, under the same limits as `DecisionModel.acceptProbability` and
     /// adding no wrong flight to what the grammar's decision with the disputes alone answers on either dev set.
     public struct NeuralCheck: Sendable, Hashable, Codable {
-        /// This model's probability from which the neural model is asked (below `DecisionModel.acceptProbability`).
+        /// This model's probability from which the neural model is asked where this model's decision does not answer.
         public let probability: Double
         /// The neural decision model's probability from which the neural model's first flight is answered (or, where the
         /// grammar's decision answers another, disputes that answer).
