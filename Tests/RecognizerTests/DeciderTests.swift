@@ -226,6 +226,12 @@ struct CalibratedDeciderTests {
                                    scales: [Double](repeating: 1, count: count), weights: weights, intercept: intercept)
     }
 
+    /// A neural check asked from p 0.25 that answers from 0.8 of p = σ(4 · margin − 2): sure from a lead of 0.85 nats per token.
+    static func marginCheck(offListMargin: Double = -.infinity) -> DecisionModel.NeuralCheck {
+        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: offListMargin,
+                                  model: neuralModel("margin", weight: 4, intercept: -2))
+    }
+
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
     static func withNeural(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber?, margin: Double? = 1, score: Double = -2,
                            free: FlightNumber? = nil, offList: Double? = nil, open: FlightNumber? = nil, unexplained: Double = 0) -> DecisionFeatures {
@@ -238,9 +244,7 @@ struct CalibratedDeciderTests {
 
     @Test("with a neural check, the neural model's first flight is answered where the grammar's decision does not answer and its decision model is sure of it, whatever the grammar heard")
     func neuralCheckAnswers() throws {
-        // p = σ(4 · margin − 2): sure (≥ 0.8) from a lead of 0.85 nats per token.
-        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: Self.neuralModel("margin", weight: 4, intercept: -2))
-        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck())
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
         #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -49)), "p 0.73: between the neural check's and accept")
         let sure = checking.decide(Self.withNeural(fit: -49, neural: lx40))
@@ -267,9 +271,7 @@ struct CalibratedDeciderTests {
 
     @Test("where the grammar answers one flight and the neural check is sure of another, it asks which, the neural model's first")
     func neuralCheckDisputesAnswers() throws {
-        // p = σ(4 · margin − 2): sure (≥ 0.8) from a lead of 0.85 nats per token.
-        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: Self.neuralModel("margin", weight: 4, intercept: -2))
-        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck())
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
         let grammarAlone = Self.fitOnlyDecider().decide(DeciderTests.features(fit: -47))
         #expect(grammarAlone.decision == .accepted(lx40), "the grammar answers LX 40 at fit −47")
@@ -285,9 +287,7 @@ struct CalibratedDeciderTests {
         #expect(checking.decide(doubted).decision == .confirm([lx40, lx44]), "the open grammar doubts: the grammar's decision asks")
         #expect(checking.wantsNeuralCheck(doubted), "where the grammar asks, however sure of its flight, the check may answer")
         #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44, open: lx44)).decision == .accepted(lx44))
-        let offList = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: -0.3,
-                                                model: Self.neuralModel("margin", weight: 4, intercept: -2))
-        let guarded = Self.fitOnlyDecider(neuralCheck: offList)
+        let guarded = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(offListMargin: -0.3))
         #expect(guarded.decide(Self.withNeural(fit: -47, neural: lx44, offList: -0.4)).decision == .accepted(lx40), "LX 440 fits better: no dispute")
         let same = Self.withNeural(fit: -47, neural: lx40), other = Self.withNeural(fit: -47, neural: lx44)
         #expect(!guarded.neuralCheckMayDecide(same, reading: same.neural!), "the grammar's own flight: its neighbours change nothing")
@@ -318,17 +318,14 @@ struct CalibratedDeciderTests {
 
     @Test("a flight that does not fly today, scored above the neural model's first flight by more than the check's lead, keeps it from answering")
     func neuralOffListGuard() {
-        let check = DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: -0.3,
-                                              model: Self.neuralModel("margin", weight: 4, intercept: -2))
-        let checking = Self.fitOnlyDecider(neuralCheck: check)
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(offListMargin: -0.3))
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: 0.5)).decision == .accepted(lx44), "today's flight above its neighbours")
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: nil)).decision == .accepted(lx44), "no neighbour scored")
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: -0.2)).decision == .accepted(lx44), "within the check's lead")
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, offList: -0.4)).decision == .confirm([lx40]), "LX 440 fits better by more")
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx40, offList: -0.4)).decision == .confirm([lx40]), "even where the grammar heard the same")
-        #expect(Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8,
-                                                                           model: Self.neuralModel("margin", weight: 4, intercept: -2)))
+        #expect(Self.fitOnlyDecider(neuralCheck: Self.marginCheck())
             .decide(Self.withNeural(fit: -49, neural: lx44, offList: -1)).decision == .accepted(lx44), "a check without an off-list lead does not look")
     }
 
