@@ -155,6 +155,9 @@ public final class FlightRecognizer {
         return try sharedNeuralPass()
     }
 
+    /// What this recognizer's neural readings are made after: the configured prompt, else its neural check's.
+    private var neuralPrompt: String { configuration.neuralPass.prompt ?? decider.model?.neuralCheck?.prompt ?? "" }
+
     /// True when this recognizer's decision asks the neural pass, or it reads it on every clip.
     private var asksNeuralPass: Bool { decider.model?.neuralCheck != nil || configuration.alwaysReadsNeural }
 
@@ -389,7 +392,7 @@ public final class FlightRecognizer {
         var neuralAhead: NeuralReadAhead?
         if neuralBesideComparisons, let neural = try neuralChecker() {
             let heard = DecisionFeatures.heardFlights(in: reading.text, grammar: grammar, normalizer: normalizer, todaysFlights: todaysFlights)
-            neuralAhead = NeuralReadAhead(pass: neural, samples: raw, grammarFlight: heard.first)
+            neuralAhead = NeuralReadAhead(pass: neural, samples: raw, grammarFlight: heard.first, prompt: neuralPrompt)
         }
         // Whatever ends this decode, the pass is free again before the next one uses it.
         defer { neuralAhead?.stop() }
@@ -437,7 +440,8 @@ public final class FlightRecognizer {
             } else {
                 try cancellation?.check()
                 let neuralStarted = ThreadCPUClock.seconds()
-                features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first, scoresOffList: scoresOffList)
+                features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first, prompt: neuralPrompt,
+                                                  scoresOffList: scoresOffList)
                 cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
             }
         }

@@ -31,8 +31,16 @@ public enum WhisperTokens {
     public static let startOfTranscript = 50257
     /// `<|notimestamps|>`: transcribe text only.
     public static let noTimestamps = 50362
+    /// `<|startofprev|>`: text before it is context (a prompt), not transcript.
+    public static let startOfPrevious = 50360
     /// What the decoder is fed before the text of an English-only model: start of transcript, no timestamps.
     public static let startSequence = [startOfTranscript, noTimestamps]
+
+    /// `startSequence` after a prompt's text tokens (Whisper's `initial_prompt`: `<|startofprev|>` and the prompt);
+    /// `startSequence` alone without a prompt.
+    public static func startSequence(afterPrompt prompt: [Int]) -> [Int] {
+        prompt.isEmpty ? startSequence : [startOfPrevious] + prompt + startSequence
+    }
 }
 
 /// Whisper's weights, loaded once from a CTranslate2 model (model.bin) and never changed: encoder, decoder and the

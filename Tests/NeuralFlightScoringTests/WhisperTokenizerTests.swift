@@ -41,6 +41,10 @@ struct WhisperTokenizerTests {
         #expect(tokenizer.encode(" LX 40.").map { tokenizer.token($0)! } == ["ĠLX", "Ġ40", "."])
         #expect(tokenizer.encode(" Lima X-ray 40.").map { tokenizer.token($0)! } == ["ĠLima", "ĠX", "-", "ray", "Ġ40", "."])
         #expect(tokenizer.encode(" EY 536.").map { tokenizer.token($0)! } == ["ĠE", "Y", "Ġ5", "36", "."])
+        // The neural pass's prompt, as WhisperReferenceTests scores after it.
+        #expect(tokenizer.encode(" Flight number, spelled letter by letter and digit by digit.")
+            == [13365, 1271, 11, 32213, 3850, 416, 3850, 290, 16839, 416, 16839, 13])
+        #expect(tokenizer.id(ofToken: "<|startofprev|>") == 50360)
     }
 
     @Test("special tokens: their ids, skipped when decoding")

@@ -33,6 +33,7 @@ struct DecisionModelFittingTests {
             "--cross-check", "human=adapted-dev-human-features.tsv", "--cross-check", "synthetic=adapted-dev-synthetic-features.tsv",
             "--neural", "training=neural-training-features.tsv",
             "--neural", "human=neural-dev-human-features.tsv", "--neural", "synthetic=neural-dev-synthetic-features.tsv",
+            "--neural-prompt", "Flight number, spelled letter by letter and digit by digit.",
             "--swift", out.path,
         ], in: Self.scripts)
         #expect(run.status == 0, "\(run.output)")

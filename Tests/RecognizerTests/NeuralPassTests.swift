@@ -17,6 +17,18 @@ struct NeuralPassTests {
                               configuration: NeuralPassConfiguration())
     }
 
+    @Test("the prompt is what the decoder reads before every candidate and the free transcript: the same flight, other scores")
+    func readsAfterThePrompt() throws {
+        let pass = try Self.pass()
+        let samples = try TestFlights.samples("ba287.wav")
+        let prompted = try pass.read(samples, grammarFlight: nil)
+        let unprompted = try pass.read(samples, grammarFlight: nil, prompt: " ")
+        #expect(prompted.flight == FlightNumber(parsing: "BA287") && unprompted.flight == prompted.flight)
+        #expect(abs(prompted.score - unprompted.score) > 1e-3, "\(prompted.score) against \(unprompted.score)")
+        #expect(prompted.margin != unprompted.margin)
+        #expect(try pass.read(samples, grammarFlight: nil, prompt: try #require(DecisionModel.stock.neuralCheck).prompt).score == prompted.score)
+    }
+
     @Test("each spoken flight fixture is ranked first among today's, with a lead, and the grammar's flight keeps its rank",
           arguments: ["lx40.wav", "ba287.wav", "lima-xray-1234.wav", "speedbird287.wav", "lh400.wav"])
     func ranksTheFlightSaid(file: String) throws {

@@ -45,7 +45,7 @@ struct TelephoneAudioTests {
         #expect(AudioBand(of: [Int16](repeating: 100, count: 100), sampleRate: 16_000) == .wide)
     }
 
-    @Test("the telephone configuration is the adapted model with its own decision; none when it would decode as the main one does")
+    @Test("the telephone configuration is the adapted model with its own decision, its neural pass read after that decision's prompt; none when it would decode as the main one does")
     func telephoneConfiguration() throws {
         let adapted = try #require(RecognizerConfiguration.adaptedAcousticModel)
         let stock = RecognizerConfiguration()
@@ -53,6 +53,10 @@ struct TelephoneAudioTests {
         #expect(telephone.acousticModel == adapted)
         #expect(telephone.telephoneConfiguration == nil)
         #expect(try telephone.decisionModel() == (try DecisionModel.belonging(toAcousticModel: adapted)))
+        // Each reads the neural pass after its own check's prompt: the stock check's was fitted on prompted readings.
+        #expect(stock.neuralPass.prompt == nil && telephone.neuralPass.prompt == nil)
+        let telephoneCheck = try #require(try telephone.decisionModel()?.neuralCheck)
+        #expect(DecisionModel.stock.neuralCheck?.prompt.isEmpty == false && telephoneCheck.prompt.isEmpty)
 
         var decidedByStockCoefficients = stock
         decidedByStockCoefficients.decisionRule = .model(.stock)

@@ -22,24 +22,32 @@ import Testing
     static let environmentFolder = packageRoot.appendingPathComponent(".build/whisper-reference-venv")
     static let referenceFolder = packageRoot.appendingPathComponent(".build/whisper-reference")
 
-    /// The clips and the text token ids scored on each (ids from tokenizer.json; each written out beside it).
-    static let clips: [(name: String, path: String, sequences: [[Int]])] = [
+    /// The neural pass's prompt (`NeuralPassConfiguration.prompt`): " Flight number, spelled letter by letter and digit by digit."
+    static let prompt = [13365, 1271, 11, 32213, 3850, 416, 3850, 290, 16839, 416, 16839, 13]
+    /// The clips and the text token ids scored on each (ids from tokenizer.json; each written out beside it), after
+    /// the start sequence or, given a prompt, after `<|startofprev|>`, the prompt and the start sequence.
+    static let clips: [(name: String, path: String, sequences: [[Int]], prompted: [[Int]])] = [
         ("lx40", "Samples/lx40.wav", [
             [44988, 2319, 13],                    // " LX 40."
             [41578, 1395, 12, 2433, 2319, 13],    // " Lima X-ray 40."
+        ], [
+            [44988, 2319, 13],                    // " LX 40."
         ]),
         ("speedbird-287", "Samples/speedbird-287.wav", [
             [8729, 16944, 38721, 13],             // " Speedbird 287."
             [23715, 38721, 13],                   // " BA 287."
-        ]),
+        ], []),
         ("gate-for-lima-xray", "Samples/gate-for-lima-xray.wav", [
             [1867, 338, 262, 8946, 329, 41578, 1395, 12, 2433, 2319, 30],  // " What's the gate for Lima X-ray 40?"
             [1867, 318, 262, 8946, 329, 44988, 2319, 30],                 // " What is the gate for LX 40?"
+        ], [
+            [1867, 338, 262, 8946, 329, 41578, 1395, 12, 2433, 2319, 30],  // " What's the gate for Lima X-ray 40?"
         ]),
     ]
 
     struct Reference: Decodable {
         struct Sequence: Decodable {
+            let prompt: [Int]
             let tokens: [Int]
             let logProbabilities: [Float]
             let file: String
@@ -83,9 +91,9 @@ import Testing
                              modelFolder.path, referenceFolder.path]
             for clip in clips {
                 arguments += ["--clip", "\(clip.name)=\(packageRoot.appendingPathComponent(clip.path).path)"]
-                for sequence in clip.sequences {
-                    arguments += ["--sequence", "\(clip.name)=" + sequence.map(String.init).joined(separator: ",")]
-                }
+                func ids(_ tokens: [Int]) -> String { tokens.map(String.init).joined(separator: ",") }
+                arguments += clip.sequences.flatMap { ["--sequence", "\(clip.name)=" + ids($0)] }
+                arguments += clip.prompted.flatMap { ["--sequence", "\(clip.name)=\(ids(prompt)):" + ids($0)] }
             }
             let run = try runToEnd(try python(), arguments)
             guard run.status == 0 else { return .failure(Failure("whisper-reference.py failed (\(run.status)): \(run.output)")) }
@@ -155,11 +163,13 @@ import Testing
         let model = try Self.model.get()
         let vocabulary = model.dimensions.vocabularySize
         for ((clip, expected), (_, encoding)) in zip(zip(Self.clips, reference.clips), try Self.fullWindow.get()) {
+            #expect(expected.sequences.count == clip.sequences.count + clip.prompted.count)
             for sequence in expected.sequences {
                 let rows = try Self.floats(sequence.file)
                 let forced = sequence.tokens + [WhisperTokens.endOfText]
                 #expect(rows.count == forced.count * vocabulary)
-                var step = model.feed(encoding, tokens: WhisperTokens.startSequence)
+                let startSequence = WhisperTokens.startSequence(afterPrompt: sequence.prompt)
+                var step = model.feed(encoding, tokens: startSequence)
                 var worstToken: Float = 0, worstRow: Float = 0
                 for (position, token) in forced.enumerated() {
                     let ours = step.logProbability(of: token, hypothesis: 0)
@@ -168,14 +178,14 @@ import Testing
                     if token != WhisperTokens.endOfText { step = model.step(encoding, states: step.states, tokens: [token]) }
                 }
                 // The same sequence fed in one pass, every position's distribution at once.
-                let start = model.feed(encoding, tokens: WhisperTokens.startSequence)
+                let start = model.feed(encoding, tokens: startSequence)
                 let whole = model.feed(encoding, states: start.states, sequences: [sequence.tokens])
-                #expect(whole.states[0].length == WhisperTokens.startSequence.count + sequence.tokens.count)
+                #expect(whole.states[0].length == startSequence.count + sequence.tokens.count)
                 let distributions = [start.logProbabilities.row(0)] + sequence.tokens.indices.map { whole.distribution(sequence: 0, position: $0) }
                 for (position, distribution) in distributions.enumerated() {
                     worstRow = max(worstRow, Self.maximumDifference(distribution, rows[position * vocabulary..<(position + 1) * vocabulary]))
                 }
-                print("\(clip.name) \(sequence.tokens): worst token log-prob |difference| \(worstToken), over the vocabulary \(worstRow)")
+                print("\(clip.name) \(sequence.prompt.isEmpty ? "" : "(prompted) ")\(sequence.tokens): worst token log-prob |difference| \(worstToken), over the vocabulary \(worstRow)")
                 #expect(worstToken <= Self.logProbabilityTolerance)
                 #expect(worstRow <= Self.logProbabilityTolerance, "\(clip.name) \(sequence.tokens): log-softmax rows differ by \(worstRow)")
             }

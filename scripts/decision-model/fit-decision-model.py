@@ -38,6 +38,9 @@ probabilities a flight both heard is answered (the one that answers the flight s
       reading of it (by file name; `flightvoice eval --neural --features`). With readings of the training clips, also
       fits the neural decision model (`NeuralModel`: the probability that the neural model's first flight is the flight
       said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`).
+  --neural-prompt TEXT
+      the prompt the neural readings were made after (`DecisionModel.NeuralCheck.prompt`; none by default): written
+      into the check, whose readings the recognizer then makes after it.
 
 The inputs must match `DecisionModel.inputs` (and `neural_inputs` `NeuralDecisionModel.inputs`) in Swift, name for name. They use only columns every features file has
 (see `inputs`); the flight words and the open grammar's reading of the same audio, never the count of carrier words.
@@ -450,14 +453,15 @@ def reliability(rows, model, label=None):
                  + ("read by the neural model" if isinstance(model, NeuralModel) else "heard"))
     return "\n".join(lines)
 
-def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=None):
+def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=None, prompt=""):
     def numbers(values): return ", ".join(f"{v:.6g}" for v in values)
     cross_check = "" if cross is None else (",\n        crossCheck: CrossCheck(probability: "
                                             f"{cross[0]:.3g}, otherModelProbability: {cross[1]:.3g})")
     if neural is not None:
         m = neural.model
         off_list = "" if not math.isfinite(neural.off_list) else f", offListMargin: {neural.off_list:.3g}"
-        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}, model: NeuralDecisionModel(\n"
+        prompted = f",\n            prompt: {json.dumps(prompt)}" if prompt else ""
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}{prompted}, model: NeuralDecisionModel(\n"
                         f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
@@ -476,7 +480,7 @@ extension DecisionModel {{
 }}
 """
 
-def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neural=None):
+def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neural=None, prompt=""):
     """The JSON `DecisionModel(contentsOf:)` reads (its Codable keys; `source` is for people and ignored)."""
     return json.dumps({**{
         "source": f"scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand",
@@ -492,6 +496,7 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
         **({} if neural is None else {"neuralCheck": {
             "probability": float(f"{neural.probability:.3g}"), "acceptProbability": float(f"{neural.accept:.3g}"),
             **({"offListMargin": float(f"{neural.off_list:.3g}")} if math.isfinite(neural.off_list) else {}),
+            **({"prompt": prompt} if prompt else {}),
             "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
                       "scales": [float(f"{v:.6g}") for v in neural.model.scales],
                       "weights": [float(f"{v:.6g}") for v in neural.model.weights],
@@ -518,7 +523,7 @@ def main():
     if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
     devs, checks, out, json_out = [], [], None, None
-    cross_model, cross_files, neural_files = None, [], []
+    cross_model, cross_files, neural_files, prompt = None, [], [], ""
     while args:
         flag = args.pop(0)
         if flag == "--dev": devs.append(parse_named(args.pop(0)))
@@ -528,6 +533,7 @@ def main():
         elif flag == "--cross-check-model": cross_model = Model.from_file(args.pop(0))[0]
         elif flag == "--cross-check": cross_files.append(args.pop(0).split("=", 1))
         elif flag == "--neural": neural_files.append(args.pop(0).split("=", 1))
+        elif flag == "--neural-prompt": prompt = args.pop(0)
         else: sys.exit(f"unknown argument {flag}")
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
@@ -569,9 +575,9 @@ def main():
                   + f"\n\nthe neural model was asked on {100 * neural_share(rows, model, accept, confirm, agreement, neural):.1f}% of the clips; "
                   f"the neural decision model's reliability on every clip it read a flight on:\n\n" + reliability(rows, neural.model))
     if out:
-        open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))
+        open(out, "w").write(swift(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural, prompt))
     if json_out:
-        open(json_out, "w").write(model_file(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural))
+        open(json_out, "w").write(model_file(model, accept, confirm, agreement, cross, os.path.basename(train_path), chosen_on, neural, prompt))
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference numbers for the Swift Whisper module, from CTranslate2 itself (Tests/WhisperTests runs this).
 
-  whisper-reference.py MODEL_DIR OUTPUT_DIR --clip NAME=WAV [--clip ...] [--sequence NAME=ID,ID,... ...]
+  whisper-reference.py MODEL_DIR OUTPUT_DIR --clip NAME=WAV [--clip ...] [--sequence NAME=[PROMPT:]ID,ID,... ...]
 
 For each clip (16 kHz mono 16-bit WAV, samples / 32768):
   NAME.mel.f32      log-mel of Whisper's 30 s window, (80, 3000) float32 little-endian, by faster-whisper's own
@@ -9,7 +9,8 @@ For each clip (16 kHz mono 16-bit WAV, samples / 32768):
   NAME.encoder.f32  ctranslate2 Whisper.encode of that window, (1500, 384) float32;
   per --sequence of text token ids for that clip, NAME.sequenceK.f32: the decoder's log-softmax over the whole
                     vocabulary at each position of start sequence + tokens + <|endoftext|> (teacher-forced), one row
-                    per token of tokens + <|endoftext|>, (n + 1, 51864) float32.
+                    per token of tokens + <|endoftext|>, (n + 1, 51864) float32. With PROMPT (ids, comma-separated,
+                    then a colon), <|startofprev|> + PROMPT comes before the start sequence, as Whisper's prompt.
 reference.json lists the clips, sample counts, files, each sequence's per-token log-probabilities and CTranslate2's
 greedy transcript (beam 1, nothing suppressed).
 
@@ -29,7 +30,7 @@ import wave
 import ctranslate2
 import numpy as np
 
-END_OF_TEXT, START_OF_TRANSCRIPT, NO_TIMESTAMPS = 50256, 50257, 50362
+END_OF_TEXT, START_OF_TRANSCRIPT, START_OF_PREVIOUS, NO_TIMESTAMPS = 50256, 50257, 50360, 50362
 START_SEQUENCE = [START_OF_TRANSCRIPT, NO_TIMESTAMPS]
 SAMPLE_RATE = 16000
 WINDOW_SAMPLES = 30 * SAMPLE_RATE
@@ -66,7 +67,7 @@ def main():
     parser.add_argument("model")
     parser.add_argument("output")
     parser.add_argument("--clip", action="append", default=[], help="NAME=WAV")
-    parser.add_argument("--sequence", action="append", default=[], help="NAME=ID,ID,... (text tokens only)")
+    parser.add_argument("--sequence", action="append", default=[], help="NAME=[PROMPT:]ID,ID,... (text tokens only)")
     args = parser.parse_args()
     os.makedirs(args.output, exist_ok=True)
 
@@ -74,7 +75,9 @@ def main():
     sequences = {name: [] for name in clips}
     for item in args.sequence:
         name, ids = item.split("=", 1)
-        sequences[name].append([int(token) for token in ids.split(",")])
+        prompt, _, ids = ids.rpartition(":")
+        sequences[name].append(([int(token) for token in prompt.split(",")] if prompt else [],
+                                [int(token) for token in ids.split(",")]))
 
     extractor = feature_extractor()
     model = ctranslate2.models.Whisper(args.model, device="cpu", compute_type="float32", intra_threads=1)
@@ -90,21 +93,23 @@ def main():
         greedy = model.generate(encoded, [START_SEQUENCE], beam_size=1, max_length=64,
                                 suppress_blank=False, suppress_tokens=[])[0].sequences_ids[0]
         scored = []
-        for number, tokens in enumerate(sequences[name]):
+        for number, (prompt, tokens) in enumerate(sequences[name]):
             forced = tokens + [END_OF_TEXT]
-            result = model.generate(encoded, [START_SEQUENCE + forced], beam_size=1, return_logits_vocab=True,
+            before = [START_OF_PREVIOUS] + prompt + START_SEQUENCE if prompt else START_SEQUENCE
+            result = model.generate(encoded, [before + forced], beam_size=1, return_logits_vocab=True,
                                     suppress_blank=False, suppress_tokens=[])[0]
             rows = log_softmax(np.asarray(result.logits[0])[:len(forced)])
             file = f"{name}.sequence{number}.f32"
             rows.astype("<f4").tofile(os.path.join(args.output, file))
             log_probs = [float(rows[i, token]) for i, token in enumerate(forced)]
-            # Cross-check against align, whose probabilities are normalised over text tokens only.
-            aligned = model.align(encoded, [START_OF_TRANSCRIPT], [tokens], WINDOW_FRAMES)[0].text_token_probs
-            text_only = log_softmax(np.asarray(result.logits[0])[:len(tokens), :END_OF_TEXT])
-            for i, token in enumerate(tokens):
-                if abs(np.exp(text_only[i, token]) - aligned[i]) > 1e-4:
-                    sys.exit(f"whisper-reference: generate's logits and align disagree for {name} token {i}")
-            scored.append({"tokens": tokens, "logProbabilities": log_probs, "file": file})
+            # Cross-check against align (which takes no prompt), whose probabilities are normalised over text tokens only.
+            if not prompt:
+                aligned = model.align(encoded, [START_OF_TRANSCRIPT], [tokens], WINDOW_FRAMES)[0].text_token_probs
+                text_only = log_softmax(np.asarray(result.logits[0])[:len(tokens), :END_OF_TEXT])
+                for i, token in enumerate(tokens):
+                    if abs(np.exp(text_only[i, token]) - aligned[i]) > 1e-4:
+                        sys.exit(f"whisper-reference: generate's logits and align disagree for {name} token {i}")
+            scored.append({"prompt": prompt, "tokens": tokens, "logProbabilities": log_probs, "file": file})
         report["clips"].append({"name": name, "sampleCount": int(len(samples)), "mel": f"{name}.mel.f32",
                                 "encoder": f"{name}.encoder.f32", "greedy": greedy, "sequences": scored})
     with open(os.path.join(args.output, "reference.json"), "w") as out:

@@ -20,6 +20,7 @@ enum EvalCommand: Command {
         .flag("--rival", help: "Measure every clip's lead over today's other flights (rival_margin), and with --cross-check the second model's decision (cross_check_flight, cross_check_probability), not only where they decide."),
         .flag("--neural", help: "Run the neural model's pass (Whisper tiny.en scoring today's flights) on every clip heard and write its reading (neural_flight, neural_margin, …) to --features, not only where the decision asks it."),
         .value("--neural-beam", valueName: "N", help: "With the neural pass: partial candidates kept per token depth (default 32)."),
+        .value("--neural-prompt", valueName: "TEXT", help: "With the neural pass: the text its decoder is given as what came before (default: the decision's neural check's, the stock model's \"\(DecisionModel.stock.neuralCheck?.prompt ?? "")\"; \"\" for none)."),
         .value("--neural-margin-seconds", valueName: "S", help: "With the neural pass: seconds of padding encoded after the clip instead of Whisper's 30 s window (default 1; 30 encodes the whole window)."),
         .value("--beams", valueName: "HMM,PHONE,WORD", help: "Today's grammar's beams (-beam, -pbeam, -wbeam), for measuring others than the decision model's; e.g. 1e-50,1e-50,1e-35."),
         .value("--silence-probability", valueName: "P", help: "Probability of a pause between words (-silprob) in every grammar pass, for measuring others than the decision model's (default 0.005, the library's); e.g. 0.1."),
@@ -52,6 +53,7 @@ enum EvalCommand: Command {
             guard let width = Int(beam), width > 0 else { throw UsageError(message: "--neural-beam takes a positive count, not '\(beam)'") }
             configuration.neuralPass.beamWidth = width
         }
+        if let prompt = arguments.value("neural-prompt") { configuration.neuralPass.prompt = prompt }
         if let margin = arguments.value("neural-margin-seconds") {
             guard let seconds = Double(margin), seconds >= 0, seconds <= 30 else {
                 throw UsageError(message: "--neural-margin-seconds takes seconds from 0 to 30, not '\(margin)'")

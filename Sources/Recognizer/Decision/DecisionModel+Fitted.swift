@@ -11,10 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.89, offListMargin: -0.6, model: NeuralDecisionModel(
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.855, offListMargin: -0.6,
+            prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.30829, 0.657806, -0.0707372, 0.413105, 0.733698, 0.586895, 0.0864198, 0.0845204, 26.4965],
-            scales: [1.3602, 0.61037, 0.46991, 0.492391, 1.62724, 0.492391, 0.280983, 0.278167, 10.3865],
-            weights: [0.939375, 1.95655, 0.48052, 0.702489, 0.659588, -0.702489, 0.214915, 0.851738, -0.187375],
-            intercept: 2.25725)))
+            means: [-3.2916, 0.696866, -0.0704612, 0.425451, 0.742965, 0.574549, 0.0883191, 0.0892688, 26.4965],
+            scales: [1.36378, 0.643499, 0.487324, 0.494411, 1.65147, 0.494411, 0.283758, 0.285131, 10.3865],
+            weights: [0.90351, 2.18238, 0.245333, 0.686878, 0.751572, -0.686878, 0.241097, 0.381795, -0.0906809],
+            intercept: 2.10926)))
 }

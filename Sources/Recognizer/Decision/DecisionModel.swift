@@ -75,22 +75,28 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         /// nearest. Its reading enters `model` too, but too weakly to stop that on its own: the right flight is often
         /// scored a little below a neighbour.
         public let offListMargin: Double
+        /// The prompt the neural pass reads after (`NeuralPassConfiguration.prompt`; "" for none): `model` was fitted on
+        /// readings made after it, so the recognizer reads after it too.
+        public let prompt: String
         /// The probability that the neural model's first flight is the one said.
         public let model: NeuralDecisionModel
 
-        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, model: NeuralDecisionModel) {
+        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, prompt: String = "",
+                    model: NeuralDecisionModel) {
             self.probability = probability
             self.acceptProbability = acceptProbability
             self.offListMargin = offListMargin
+            self.prompt = prompt
             self.model = model
         }
 
-        /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked.
+        /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; or the prompt: none.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability),
                       acceptProbability: try values.decode(Double.self, forKey: .acceptProbability),
                       offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
+                      prompt: try values.decodeIfPresent(String.self, forKey: .prompt) ?? "",
                       model: try values.decode(NeuralDecisionModel.self, forKey: .model))
         }
     }

@@ -32,6 +32,14 @@ final class NeuralPass {
         (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
+    /// `<|startofprev|>`, `prompt` and the start sequence, as Whisper feeds a prompt (" " + its text, no more than
+    /// its last half context less one tokens); the start sequence alone for an empty prompt.
+    private func startTokens(after prompt: String) -> [Int] {
+        let text = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return WhisperTokens.startSequence }
+        return WhisperTokens.startSequence(afterPrompt: Array(parts.tokenizer.encode(" " + text).suffix(parts.model.dimensions.textContextLength / 2 - 1)))
+    }
+
     private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
                                    tokenizer: WhisperTokenizer) -> (FlightCandidateTrees, FreeTranscriptReader, OffListNeighbours) {
         let trees = FlightCandidateTrees(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
@@ -40,18 +48,21 @@ final class NeuralPass {
                 OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
     }
 
-    /// Reads `samples` (16 kHz mono); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
+    /// Reads `samples` (16 kHz mono) after `prompt` (the reading recognizer's: one pass serves the wideband and the
+    /// telephone recognizer, whose neural checks were fitted on readings after different prompts,
+    /// `DecisionModel.NeuralCheck.prompt`); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
     /// its rank is known. The first flight's off-list neighbours (a quarter to a third of the pass's time) are scored
     /// where `scoresOffList`, asked with the reading so far, says they are worth it; else the reading says they were
     /// skipped. Once `cancellation` is cancelled, the read stops at its next decoder step and throws `DecodeCancelled`.
-    func read(_ samples: [Int16], grammarFlight: FlightNumber?, cancellation: DecodeCancellation? = nil,
+    func read(_ samples: [Int16], grammarFlight: FlightNumber?, prompt: String = DecisionModel.stock.neuralCheck?.prompt ?? "",
+              cancellation: DecodeCancellation? = nil,
               scoresOffList: (DecisionFeatures.NeuralReading) -> Bool = { _ in true }) throws -> DecisionFeatures.NeuralReading {
         let audio = samples.map { Float($0) / 32_768 }
         let frames = LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: configuration.encoderMarginSeconds)
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
         let tokenLimit = min(configuration.maximumFreeTokens,
                              configuration.freeTokensBase + Int(configuration.freeTokensPerSecond * Double(samples.count) / 16_000))
-        let startStep = parts.model.feed(encoding, tokens: WhisperTokens.startSequence)
+        let startStep = parts.model.feed(encoding, tokens: startTokens(after: prompt))
         var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: tokenLimit, contextLength: parts.model.dimensions.textContextLength)
         // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
         // decides the tree and what to feed before it; past that, its tokens ride in the walk's batches.

@@ -8,6 +8,11 @@ public struct NeuralPassConfiguration: Sendable, Hashable {
     /// Partial candidates kept per token depth of today's candidate tree (`TrieScoringConfiguration.beamWidth`): each
     /// kept node costs one decoder row, most of it the 384 × 51,864 output projection.
     public var beamWidth: Int = 32
+    /// Text the decoder is given as what came before (Whisper's prompt, `<|startofprev|>` …), for every candidate and
+    /// the free transcript alike; "" for none; nil: the prompt of the decision's neural check
+    /// (`DecisionModel.NeuralCheck.prompt`, whose model was fitted on readings made after it), none without a check.
+    /// Set it only to measure another (`eval --neural-prompt`).
+    public var prompt: String?
     /// Longest free transcript, in tokens, whatever the audio's length.
     public var maximumFreeTokens: Int = 32
     /// The free transcript's token limit for an utterance is this plus `freeTokensPerSecond` per second of audio: a
