@@ -22,7 +22,7 @@ import Testing
     static let environmentFolder = packageRoot.appendingPathComponent(".build/whisper-reference-venv")
     static let referenceFolder = packageRoot.appendingPathComponent(".build/whisper-reference")
 
-    /// The neural pass's prompt (`NeuralPassConfiguration.prompt`): " Flight number, spelled letter by letter and digit by digit."
+    /// The stock neural check's prompt (`DecisionModel.NeuralCheck.prompt`): " Flight number, spelled letter by letter and digit by digit."
     static let prompt = [13365, 1271, 11, 32213, 3850, 416, 3850, 290, 16839, 416, 16839, 13]
     /// The clips and the text token ids scored on each (ids from tokenizer.json; each written out beside it), after
     /// the start sequence or, given a prompt, after `<|startofprev|>`, the prompt and the start sequence.

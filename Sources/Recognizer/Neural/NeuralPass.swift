@@ -32,12 +32,12 @@ final class NeuralPass {
         (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
-    /// `<|startofprev|>`, `prompt` and the start sequence, as Whisper feeds a prompt (" " + its text, no more than
-    /// its last half context less one tokens); the start sequence alone for an empty prompt.
+    /// The start sequence after `prompt`, as Whisper feeds a prompt: " " + its text, no more than its last half context
+    /// less one tokens (`WhisperTokens.startSequence(afterPrompt:)`; an empty prompt is none).
     private func startTokens(after prompt: String) -> [Int] {
         let text = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return WhisperTokens.startSequence }
-        return WhisperTokens.startSequence(afterPrompt: Array(parts.tokenizer.encode(" " + text).suffix(parts.model.dimensions.textContextLength / 2 - 1)))
+        let tokens = text.isEmpty ? [] : parts.tokenizer.encode(" " + text).suffix(parts.model.dimensions.textContextLength / 2 - 1)
+        return WhisperTokens.startSequence(afterPrompt: Array(tokens))
     }
 
     private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
