@@ -47,15 +47,26 @@ struct WrittenFlightCandidatesTests {
 
     @Test("by default a number is also written digit by digit, as Whisper writes one said that way")
     func separateDigits() {
-        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode])).candidates(for: Self.flight("LX40")).map(\.text)
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode], numberStyles: .separateDigits))
+            .candidates(for: Self.flight("LX40")).map(\.text)
         #expect(texts == [" LX 40.", " LX 4 0.", " L X 40.", " L X 4 0."])
         #expect(FlightCandidateWriter.writtenNumbers(9, styles: .separateDigits) == ["9"])
         #expect(FlightCandidateWriter.writtenNumbers(9559, styles: .separateDigits) == ["9559", "9 5 5 9"])
     }
 
+    /// On the human dev voices (2026-12-06) the neural pass's first flight was right on 20 of 39 queries said with
+    /// leading zeros ("l x oh one six one" read "L X 1 0 1 6.") against 267 of 280 said digit by digit without them.
+    @Test("by default a number said with leading zeros is written with them, together and apart")
+    func leadingZerosByDefault() {
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.spelledCode])).candidates(for: Self.flight("LX161")).map(\.text)
+        #expect(texts == [" L X 161.", " L X 1 6 1.", " L X 0161.", " L X 0 1 6 1."])
+        #expect(FlightCandidateWriter.writtenNumbers(40, styles: [.leadingZeros, .separateDigits]) == ["40", "4 0", "040", "0 4 0", "0040", "0 0 4 0"])
+        #expect(FlightCandidateWriter.writtenNumbers(1234, styles: CandidateWritingOptions.standard.numberStyles) == ["1234", "1 2 3 4"])
+    }
+
     @Test("an airline the directory does not know gets its code forms only")
     func unknownAirline() {
-        let writer = FlightCandidateWriter(airlines: AirlineDirectory([]))
+        let writer = FlightCandidateWriter(airlines: AirlineDirectory([]), options: .init(numberStyles: []))
         #expect(writer.candidates(for: Self.flight("QQ5")).map(\.text) == [" QQ 5.", " Q Q 5.", " Quebec Quebec 5."])
     }
 

@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.855, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.86, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.2916, 0.696866, -0.0704612, 0.425451, 0.742965, 0.574549, 0.0883191, 0.0892688, 26.4965],
-            scales: [1.36378, 0.643499, 0.487324, 0.494411, 1.65147, 0.494411, 0.283758, 0.285131, 10.3865],
-            weights: [0.90351, 2.18238, 0.245333, 0.686878, 0.751572, -0.686878, 0.241097, 0.381795, -0.0906809],
-            intercept: 2.10926)))
+            means: [-3.22573, 0.705015, -0.0405469, 0.424501, 0.76164, 0.575499, 0.0883191, 0.0892688, 26.4965],
+            scales: [1.36513, 0.63938, 0.486259, 0.494267, 1.63369, 0.494267, 0.283758, 0.285131, 10.3865],
+            weights: [0.894163, 2.07998, 0.434769, 0.654448, 0.605397, -0.654448, 0.246448, 0.374092, -0.119689],
+            intercept: 2.06042)))
 }
