@@ -45,7 +45,7 @@ struct WrittenFlightCandidatesTests {
         #expect(FlightCandidateWriter(airlines: Self.airlines).candidates(for: Self.flight("LX40")).allSatisfy { $0.form != .dottedCode })
     }
 
-    @Test("by default a number is also written digit by digit, as Whisper writes one said that way")
+    @Test("a number is also written digit by digit, as Whisper writes one said that way")
     func separateDigits() {
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode], numberStyles: .separateDigits))
             .candidates(for: Self.flight("LX40")).map(\.text)
@@ -54,8 +54,6 @@ struct WrittenFlightCandidatesTests {
         #expect(FlightCandidateWriter.writtenNumbers(9559, styles: .separateDigits) == ["9559", "9 5 5 9"])
     }
 
-    /// On the human dev voices (2026-12-06) the neural pass's first flight was right on 20 of 39 queries said with
-    /// leading zeros ("l x oh one six one" read "L X 1 0 1 6.") against 267 of 280 said digit by digit without them.
     @Test("by default a number said with leading zeros is written with them, together and apart")
     func leadingZerosByDefault() {
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.spelledCode])).candidates(for: Self.flight("LX161")).map(\.text)
