@@ -261,7 +261,7 @@ public struct FlightCandidateWriter: Sendable {
         case .spelledCode:
             // A code with a digit is written as one word ("U2", "A3"): spelled, "A 3 850" reads as a number.
             guard code.allSatisfy(\.isLetter) else { return [] }
-            return [code.map(String.init).joined(separator: " ")]
+            return [spacedApart(code)]
         case .dottedCode:
             guard code.allSatisfy(\.isLetter) else { return [] }
             return [code.map { "\($0)." }.joined()]
@@ -299,12 +299,12 @@ public struct FlightCandidateWriter: Sendable {
     /// seven", "forty four hundred") are written as the digits.
     public static func writtenNumbers(_ number: Int, styles: CandidateWritingOptions.NumberStyles) -> [String] {
         var written = [String(number)]
-        if styles.contains(.separateDigits), number >= 10 { written.append(String(number).map(String.init).joined(separator: " ")) }
+        if styles.contains(.separateDigits), number >= 10 { written.append(spacedApart(String(number))) }
         for form in SpokenNumberForms.forms(of: number) {
             if let digits = digitString(of: form), digits.hasPrefix("0") {
                 guard styles.contains(.leadingZeros) else { continue }
                 written.append(digits)
-                if styles.contains(.separateDigits) { written.append(digits.map(String.init).joined(separator: " ")) }
+                if styles.contains(.separateDigits) { written.append(spacedApart(digits)) }
             } else if styles.contains(.roundNumberWords), isRoundInWords(form) {
                 written.append(form.map { token in
                     switch token {
@@ -317,6 +317,9 @@ public struct FlightCandidateWriter: Sendable {
         var seen = Set<String>()
         return written.filter { seen.insert($0).inserted }
     }
+
+    /// Each character a word of its own: "LX" → "L X", "0161" → "0 1 6 1".
+    private static func spacedApart(_ text: String) -> String { text.map(String.init).joined(separator: " ") }
 
     /// True for a form that ends in "hundred" or "thousand" and says its other parts as single digits ("four
     /// hundred", "four thousand four hundred"), not pairs ("forty four hundred": Whisper writes 4400, and the
