@@ -1,7 +1,8 @@
 /// A written candidate with its token ids (without the end token).
 public struct TokenizedCandidate: Sendable, Hashable {
     public let candidate: WrittenFlightCandidate
-    /// The text's ids, as `WhisperTokenizer.encode` gives them; the tree adds the end token.
+    /// The text's ids, as `WhisperTokenizer.encode` gives them, perhaps with `TokenTrie.endingSlot` last; the tree adds
+    /// the end token.
     public let tokens: [Int]
 
     public init(candidate: WrittenFlightCandidate, tokens: [Int]) {
@@ -19,8 +20,8 @@ public struct TokenizedCandidate: Sendable, Hashable {
 public struct TokenTrie: Sendable {
     /// One node: the token that leads to it from its parent.
     ///
-    /// Token, parent and depth are kept in 32 bits (−1 for the root's none): a day's two trees hold about 90,000 nodes,
-    /// and 56 bytes a node instead of 32 is 2 MB of every worker's memory.
+    /// Token, parent and depth are kept in 32 bits (−1 for the root's none): a day's tree holds about 45,000 nodes,
+    /// and 56 bytes a node instead of 32 is 1 MB of every worker's memory.
     public struct Node: Sendable, Hashable {
         private let storedToken: Int32
         private let storedParent: Int32
@@ -38,8 +39,8 @@ public struct TokenTrie: Sendable {
             candidates = []
         }
 
-        /// The token on the edge from the parent; nil for the root.
-        public var token: Int? { storedToken < 0 ? nil : Int(storedToken) }
+        /// The token on the edge from the parent (perhaps `TokenTrie.endingSlot`); nil for the root.
+        public var token: Int? { storedToken == -1 ? nil : Int(storedToken) }
         /// The parent's index; nil for the root.
         public var parent: Int? { storedParent < 0 ? nil : Int(storedParent) }
         /// Tokens from the root: 0 for the root, 1 for its children.
@@ -49,12 +50,19 @@ public struct TokenTrie: Sendable {
     /// The index of the root.
     public static let root = 0
 
+    /// Stands last in a candidate's tokens for its ending, which each walk chooses (`TrieScorer.score(_:with:after:ending:)`):
+    /// one tree of today's flights serves statements (" LX 40.") and questions (" LX 40?"), which differ in that one
+    /// token. No tokenizer's id.
+    public static let endingSlot = -2
+
     /// All nodes; `nodes[TokenTrie.root]` is the root.
     public let nodes: [Node]
-    /// The candidates, in the order given.
-    public let candidates: [TokenizedCandidate]
+    /// The candidates, in the order given; each one's tokens are the path to its leaf.
+    public let candidates: [WrittenFlightCandidate]
     /// The token that ends every path (Whisper's `<|endoftext|>`).
     public let endToken: Int
+    /// Whether some candidate's tokens end in `endingSlot`: then a walk needs an ending.
+    public let hasEndingSlot: Bool
 
     /// The tree of `candidates`, each followed by `endToken`.
     public init(candidates: [TokenizedCandidate], endToken: Int) {
@@ -77,8 +85,9 @@ public struct TokenTrie: Sendable {
             nodes[node].candidates.append(index)
         }
         self.nodes = nodes
-        self.candidates = candidates
+        self.candidates = candidates.map(\.candidate)
         self.endToken = endToken
+        hasEndingSlot = candidates.contains { $0.tokens.last == Self.endingSlot }
     }
 
     /// The tree of `candidates` tokenised by `tokenizer`, ended by its `<|endoftext|>`.
@@ -113,5 +122,26 @@ public struct TokenTrie: Sendable {
             current = nodes[index].parent
         }
         return tokens.reversed()
+    }
+}
+
+/// What a walk puts in place of `TokenTrie.endingSlot`: "." after a statement, "?" after a question, as one token.
+public struct CandidateEnding: Sendable, Hashable {
+    /// The punctuation, appended to the text of each scored candidate.
+    public let text: String
+    /// Its token.
+    public let token: Int
+
+    /// `text` as `tokenizer` writes it; nil unless that is one token.
+    public init?(_ text: String, tokenizer: WhisperTokenizer) {
+        let tokens = tokenizer.encode(text)
+        guard tokens.count == 1 else { return nil }
+        self.text = text
+        token = tokens[0]
+    }
+
+    public init(text: String, token: Int) {
+        self.text = text
+        self.token = token
     }
 }

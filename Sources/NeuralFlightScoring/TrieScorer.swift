@@ -123,18 +123,30 @@ public struct TrieScorer: Sendable {
     /// tokens of the carrier phrase the free decode heard, " What's the gate for": see `CarrierPhrase.matching`).
     /// The prefix costs one evaluation a token and is not part of any score: every candidate shares it.
     ///
+    /// A tree with `TokenTrie.endingSlot` needs `ending`, which is scored in its place and ends each scored
+    /// candidate's text and tokens.
+    ///
     /// The beam never prunes a path to a candidate of `kept` (say, the grammar pass's flight, whose neural score and
     /// rank the decision wants): such paths go on beside the best `beamWidth`.
     public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = [],
+                                               ending: CandidateEnding? = nil,
                                                keeping kept: Set<FlightNumber> = []) throws -> TrieScoringResult {
         guard !trie.candidates.isEmpty else { return TrieScoringResult(ranking: [], candidates: [], evaluations: 0) }
+        guard ending != nil || !trie.hasEndingSlot else {
+            throw TrieScoringError(message: "the tree's candidates end in a slot and no ending was given")
+        }
+        let slotToken = ending?.token ?? TokenTrie.endingSlot
+        func token(_ node: Int) -> Int {
+            let token = trie.nodes[node].token!
+            return token == TokenTrie.endingSlot ? slotToken : token
+        }
         let protected = configuration.beamWidth == nil || kept.isEmpty ? [] : Self.nodes(of: kept, in: trie)
         let batchSize = max(1, configuration.maximumBatchSize)
         // log P of each node's token given its parent, and of the path to it, filled as the walk reaches it.
         var nodeLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var pathLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var completed: [Int] = []  // end-token leaves reached
-        func childTokens(_ node: Int) -> [Int] { trie.nodes[node].children.map { trie.nodes[$0].token! } }
+        func childTokens(_ node: Int) -> [Int] { trie.nodes[node].children.map(token) }
         /// Records the log-probabilities of `node`'s children, computed with its state.
         func record(_ node: Int, _ values: [Float]) throws {
             let children = trie.nodes[node].children
@@ -179,7 +191,7 @@ public struct TrieScorer: Sendable {
             nextFrontier.reserveCapacity(next.count)
             for batchStart in stride(from: 0, to: next.count, by: batchSize) {
                 let batch = next[batchStart..<min(batchStart + batchSize, next.count)]
-                let results = try scorer.extend(batch.map { frontier[$0.parent].state }, by: batch.map { trie.nodes[$0.node].token! },
+                let results = try scorer.extend(batch.map { frontier[$0.parent].state }, by: batch.map { token($0.node) },
                                                 scoring: batch.map { childTokens($0.node) })
                 guard results.count == batch.count else {
                     throw TrieScoringError(message: "extend returned \(results.count) states for \(batch.count) tokens")
@@ -192,23 +204,24 @@ public struct TrieScorer: Sendable {
             }
             frontier = nextFrontier
         }
-        return rank(trie, completed: completed, nodeLogProbabilities: nodeLogProbabilities,
+        return rank(trie, token: token, ending: ending, completed: completed, nodeLogProbabilities: nodeLogProbabilities,
                     pathLogProbabilities: pathLogProbabilities, evaluations: evaluations)
     }
 
     /// Every node on a path from the root to a candidate of `flights`.
     private static func nodes(of flights: Set<FlightNumber>, in trie: TokenTrie) -> Set<Int> {
         var nodes = Set<Int>()
-        for leaf in trie.nodes.indices where trie.nodes[leaf].candidates.contains(where: { flights.contains(trie.candidates[$0].candidate.flight) }) {
+        for leaf in trie.nodes.indices where trie.nodes[leaf].candidates.contains(where: { flights.contains(trie.candidates[$0].flight) }) {
             var current: Int? = leaf
             while let node = current, nodes.insert(node).inserted { current = trie.nodes[node].parent }
         }
         return nodes
     }
 
-    /// The completed candidates, best first, and the best of each flight.
-    private func rank(_ trie: TokenTrie, completed: [Int], nodeLogProbabilities: [Float], pathLogProbabilities: [Float],
-                      evaluations: Int) -> TrieScoringResult {
+    /// The completed candidates, best first, and the best of each flight; each node's token as `token` gives it, and
+    /// `ending` after the text of a candidate whose tokens end in the slot.
+    private func rank(_ trie: TokenTrie, token: (Int) -> Int, ending: CandidateEnding?, completed: [Int], nodeLogProbabilities: [Float],
+                      pathLogProbabilities: [Float], evaluations: Int) -> TrieScoringResult {
         var scored: [ScoredCandidate] = []
         for leaf in completed {
             var path: [Int] = []
@@ -219,11 +232,17 @@ public struct TrieScorer: Sendable {
             }
             path.reverse()
             let tokenLogProbabilities = path.map { nodeLogProbabilities[$0] }
+            let textNodes = path.dropLast()  // the leaf's token is the end token
+            let tokens = textNodes.map(token)
+            let endsInSlot = textNodes.last.map { trie.nodes[$0].token == TokenTrie.endingSlot } ?? false
             for index in trie.nodes[leaf].candidates {
-                let tokens = trie.candidates[index].tokens
+                var candidate = trie.candidates[index]
+                if let ending, endsInSlot {
+                    candidate = WrittenFlightCandidate(flight: candidate.flight, form: candidate.form, text: candidate.text + ending.text)
+                }
                 let logProbability = pathLogProbabilities[leaf]
                 scored.append(ScoredCandidate(
-                    index: index, candidate: trie.candidates[index].candidate, tokens: tokens,
+                    index: index, candidate: candidate, tokens: tokens,
                     tokenLogProbabilities: tokenLogProbabilities, logProbability: logProbability,
                     score: configuration.lengthNormalization.normalized(logProbability, tokenCount: tokens.count)))
             }

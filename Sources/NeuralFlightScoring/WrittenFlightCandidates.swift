@@ -56,8 +56,6 @@ public struct CarrierPhrase: Sendable, Hashable {
 
     /// The flight alone: " LX 40.".
     public static let bare = CarrierPhrase(before: "", ending: statementEnding)
-    /// The flight alone as a question's end: " LX 40?" — the tree to score after a question the free decode heard.
-    public static let bareQuestion = CarrierPhrase(before: "", ending: questionEnding)
     /// The grammar's optional word before the flight: " Flight LX 40.".
     public static let flightWord = CarrierPhrase(before: written([SpokenVocabulary.flightWord]), ending: statementEnding)
 
@@ -77,7 +75,7 @@ public struct CarrierPhrase: Sendable, Hashable {
     /// ending as the transcript does ("?" or "."). Nil when it starts with none: score the bare candidates then.
     ///
     /// Scoring every carrier phrase costs a copy of the whole tree per phrase; scoring the one the free decode heard
-    /// costs its few tokens (`TrieScorer.score(_:with:after:)`), with the tree of the matching ending.
+    /// costs its few tokens (`TrieScorer.score(_:with:after:ending:)`), with the matching ending.
     public static func matching(freeTranscript transcript: String, among phrases: [CarrierPhrase]) -> CarrierPhrase? {
         let words = comparableWords(transcript)
         let flight = SpokenVocabulary.flightWord

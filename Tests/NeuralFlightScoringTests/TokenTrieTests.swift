@@ -9,6 +9,17 @@ func madeUpCandidates(_ sequences: [(String, [Int])]) -> [TokenizedCandidate] {
     }
 }
 
+extension TokenTrie {
+    /// Each candidate's tokens, read off the path to its leaf, the end token left out.
+    var candidateTokens: [[Int]] {
+        var tokens = [[Int]](repeating: [], count: candidates.count)
+        for leaf in nodes.indices {
+            for index in nodes[leaf].candidates { tokens[index] = Array(self.tokens(to: leaf).dropLast()) }
+        }
+        return tokens
+    }
+}
+
 @Suite("Token prefix tree")
 struct TokenTrieTests {
     static let end = 99
@@ -90,43 +101,51 @@ struct TokenTrieTests {
     }
 }
 
-@Suite("Candidate trees and the plan per utterance")
-struct FlightCandidateTreesTests {
-    static let trees = FlightCandidateTrees(flights: SeedDay.day.flights, airlines: SeedDay.day.airlines, tokenizer: SourceTree.tokenizer,
-                                            carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar))
+@Suite("Today's candidate tree and the plan per utterance")
+struct FlightCandidateTreeTests {
+    static let tree = FlightCandidateTree(flights: SeedDay.day.flights, airlines: SeedDay.day.airlines, tokenizer: SourceTree.tokenizer,
+                                          carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar))
 
-    @Test("two trees of the same candidates, one per ending")
-    func twoTrees() {
-        let statements = Self.trees.statements.candidates, questions = Self.trees.questions.candidates
-        #expect(statements.count == questions.count && !statements.isEmpty)
-        #expect(statements.allSatisfy { $0.candidate.text.hasSuffix(".") } && questions.allSatisfy { $0.candidate.text.hasSuffix("?") })
-        #expect(zip(statements, questions).allSatisfy { $0.candidate.text.dropLast() == $1.candidate.text.dropLast() })
+    @Test("one tree of the candidates without their ending: with either ending in the slot, each tokenises as its whole text")
+    func oneTreeForBothEndings() {
+        let tokenizer = SourceTree.tokenizer
+        let trie = Self.tree.trie
+        let written = FlightCandidateWriter(airlines: SeedDay.day.airlines).candidates(for: SeedDay.day.flights)
+        #expect(trie.candidates.map { $0.text + "." } == written.map(\.text))
+        let tokens = trie.candidateTokens
+        #expect(tokens.allSatisfy { $0.last == TokenTrie.endingSlot })
+        for ending in [Self.tree.statementEnding, Self.tree.questionEnding] {
+            let mismatches = zip(trie.candidates, tokens).filter { $1.dropLast() + [ending.token] != tokenizer.encode($0.text + ending.text) }
+            #expect(mismatches.isEmpty, "\(mismatches.prefix(3).map(\.0.text))")
+        }
+        #expect([Self.tree.statementEnding.text, Self.tree.questionEnding.text] == [".", "?"])
     }
 
-    @Test("a free transcript with a question: the question tree after the phrase's tokens, which with a candidate's are the whole text's")
+    @Test("a free transcript with a question: the question's ending after the phrase's tokens, which with a candidate's are the whole text's")
     func question() throws {
-        let plan = Self.trees.plan(forFreeTranscript: " What's the gate for Alex 40?")
+        let plan = Self.tree.plan(forFreeTranscript: " What's the gate for Alex 40?")
         #expect(plan.carrier == CarrierPhrase(before: "What's the gate for", ending: "?"))
-        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix("?") == true)
+        #expect(plan.ending == Self.tree.questionEnding)
         let tokenizer = SourceTree.tokenizer
         #expect(tokenizer.decode(plan.prefix) == " What's the gate for")
-        let candidate = try #require(plan.trie.candidates.first { $0.candidate.text == " LX 40?" })
-        #expect(plan.prefix + candidate.tokens == tokenizer.encode(" What's the gate for LX 40?"))
+        let candidate = try #require(Self.tree.trie.candidates.firstIndex { $0.text == " LX 40" })
+        #expect(plan.prefix + Self.tree.trie.candidateTokens[candidate].dropLast() + [plan.ending.token]
+                == tokenizer.encode(" What's the gate for LX 40?"))
     }
 
     @Test("a statement, the word flight, nothing heard", arguments: [
         (" I'm on Swiss 40.", " I'm on"), ("Flight LX 40.", " Flight"), (" Alex 40", ""), ("", ""),
     ])
     func statements(transcript: String, prefix: String) {
-        let plan = Self.trees.plan(forFreeTranscript: transcript)
+        let plan = Self.tree.plan(forFreeTranscript: transcript)
         #expect(SourceTree.tokenizer.decode(plan.prefix) == prefix)
-        #expect(plan.trie.candidates.first?.candidate.text.hasSuffix(".") == true)
+        #expect(plan.ending == Self.tree.statementEnding)
         #expect((plan.carrier == nil) == prefix.isEmpty)
     }
 
-    @Test("no free transcript: the statements' tree alone")
+    @Test("no free transcript: a statement's ending alone")
     func noTranscript() {
-        let plan = Self.trees.plan(forFreeTranscript: nil)
-        #expect(plan.prefix.isEmpty && plan.carrier == nil && plan.trie.nodeCount == Self.trees.statements.nodeCount)
+        let plan = Self.tree.plan(forFreeTranscript: nil)
+        #expect(plan.prefix.isEmpty && plan.carrier == nil && plan.ending == Self.tree.statementEnding)
     }
 }

@@ -223,6 +223,26 @@ struct TrieScorerTests {
         #expect(batched == (try TrieScorer().score(trie, with: TableLanguageModel())))
     }
 
+    @Test("a tree with an ending slot scores as the trees with each ending in its place, candidates ending as chosen")
+    func endingSlot() throws {
+        let slot = TokenTrie.endingSlot
+        let shared = TokenTrie(candidates: Self.candidates.map { TokenizedCandidate(candidate: $0.candidate, tokens: $0.tokens + [slot]) },
+                               endToken: Self.end)
+        #expect(shared.hasEndingSlot && !TokenTrie(candidates: Self.candidates, endToken: Self.end).hasEndingSlot)
+        // Ending tokens no candidate holds (as "." and "?" in a flight's text): the trees then have the same shape.
+        for ending in [CandidateEnding(text: ".", token: 12), CandidateEnding(text: "?", token: 13)] {
+            let written = TokenTrie(candidates: Self.candidates.map { TokenizedCandidate(candidate: $0.candidate, tokens: $0.tokens + [ending.token]) },
+                                    endToken: Self.end)
+            let fromSlot = try TrieScorer().score(shared, with: TableLanguageModel(vocabularySize: 14), ending: ending)
+            let fromWritten = try TrieScorer().score(written, with: TableLanguageModel(vocabularySize: 14))
+            #expect(fromSlot.candidates.map(\.tokens) == fromWritten.candidates.map(\.tokens))
+            #expect(fromSlot.candidates.map(\.tokenLogProbabilities) == fromWritten.candidates.map(\.tokenLogProbabilities))
+            #expect(fromSlot.ranking.map(\.flight) == fromWritten.ranking.map(\.flight) && fromSlot.evaluations == fromWritten.evaluations)
+            #expect(zip(fromSlot.candidates, fromWritten.candidates).allSatisfy { $0.candidate.text == $1.candidate.text + ending.text })
+        }
+        #expect(throws: TrieScoringError.self) { try TrieScorer().score(shared, with: TableLanguageModel(vocabularySize: 14)) }
+    }
+
     @Test("a scorer that breaks the contract is an error, not a crash")
     func contract() {
         let model = TableLanguageModel()

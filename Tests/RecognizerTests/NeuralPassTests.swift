@@ -91,12 +91,13 @@ struct NeuralPassTests {
         let encoding = model.encode(LogMelSpectrogram(samples: audio, frameCount: LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: 1)))
         let alone = model.greedyTokens(encoding)
         let start = model.feed(encoding, tokens: WhisperTokens.startSequence)
-        let trie = FlightCandidateTrees(flights: TestFlights.vocabulary.flights, airlines: TestFlights.vocabulary.airlines,
-                                        tokenizer: parts.tokenizer, carrierPhrases: []).statements
-        let without = try TrieScorer().score(trie, with: WhisperNextTokenScorer(model: model, encoding: encoding, startStep: start))
+        let tree = FlightCandidateTree(flights: TestFlights.vocabulary.flights, airlines: TestFlights.vocabulary.airlines,
+                                       tokenizer: parts.tokenizer, carrierPhrases: [])
+        let (trie, ending) = (tree.trie, tree.statementEnding)
+        let without = try TrieScorer().score(trie, with: WhisperNextTokenScorer(model: model, encoding: encoding, startStep: start), ending: ending)
         let riding = WhisperNextTokenScorer(model: model, encoding: encoding, startStep: start, freeDecode: GreedyFreeDecode(
             after: start, maximumTokenCount: 64, contextLength: model.dimensions.textContextLength))
-        let with = try TrieScorer().score(trie, with: riding)
+        let with = try TrieScorer().score(trie, with: riding, ending: ending)
         #expect((riding.freeDecode?.tokens.count ?? 0) > 1, "the walk carried the free decode's steps")
         #expect(riding.finishFreeDecode() == alone)
         #expect(parts.tokenizer.decode(alone).lowercased().contains("speedbird"), "\(parts.tokenizer.decode(alone))")

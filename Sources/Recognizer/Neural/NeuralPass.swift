@@ -5,17 +5,17 @@ import Synchronization
 import Whisper
 
 /// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once and scores
-/// every written form of today's flights against the same encoding (`FlightCandidateTrees`, walked by `TrieScorer`),
+/// every written form of today's flights against the same encoding (`FlightCandidateTree`, walked by `TrieScorer`),
 /// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks
 /// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the batches of today's flights' walk
 /// once its start shows it names no carrier phrase (`WhisperNextTokenScorer`).
 ///
-/// Thread rule: not `Sendable` (it holds today's candidate trees, rebuilt by `load`); one thread at a time, like the
+/// Thread rule: not `Sendable` (it holds today's candidate tree, rebuilt by `load`); one thread at a time, like the
 /// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
 final class NeuralPass {
     private let parts: NeuralModelParts
     private let configuration: NeuralPassConfiguration
-    private var trees: FlightCandidateTrees
+    private var candidates: FlightCandidateTree
     private var reader: FreeTranscriptReader
     private var offListNeighbours: OffListNeighbours
 
@@ -24,12 +24,12 @@ final class NeuralPass {
     init(folder: String, vocabulary: FlightVocabulary, grammar: FlightGrammar, configuration: NeuralPassConfiguration) throws {
         parts = try NeuralModelParts.shared(folder: folder, blasThreadCount: configuration.blasThreadCount)
         self.configuration = configuration
-        (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (candidates, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     /// Switches to a new day's flights.
     func load(_ vocabulary: FlightVocabulary, grammar: FlightGrammar) {
-        (trees, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (candidates, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     /// The start sequence after `prompt`, as Whisper feeds a prompt: " " + its text, no more than its last half context
@@ -41,10 +41,10 @@ final class NeuralPass {
     }
 
     private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
-                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTrees, FreeTranscriptReader, OffListNeighbours) {
-        let trees = FlightCandidateTrees(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
+                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTree, FreeTranscriptReader, OffListNeighbours) {
+        let tree = FlightCandidateTree(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
                                          carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: grammar.jsgf))
-        return (trees, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
+        return (tree, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
                 OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
     }
 
@@ -65,11 +65,11 @@ final class NeuralPass {
         let startStep = parts.model.feed(encoding, tokens: startTokens(after: prompt))
         var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: tokenLimit, contextLength: parts.model.dimensions.textContextLength)
         // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
-        // decides the tree and what to feed before it; past that, its tokens ride in the walk's batches.
-        while !freeDecode.isFinished, trees.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
+        // decides the ending and what to feed before the tree; past that, its tokens ride in the walk's batches.
+        while !freeDecode.isFinished, candidates.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
             freeDecode.stepAlone(with: parts.model, encoding)
         }
-        let plan = trees.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
+        let plan = candidates.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
         let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
                                                      cancellation: cancellation)
@@ -82,7 +82,7 @@ final class NeuralPass {
                 throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
             }
         }
-        let result = try scoring { try scorer.score(plan.trie, with: nextTokenScorer, after: plan.prefix, keeping: Set([grammarFlight].compactMap { $0 })) }
+        let result = try scoring { try scorer.score(candidates.trie, with: nextTokenScorer, after: plan.prefix, ending: plan.ending, keeping: Set([grammarFlight].compactMap { $0 })) }
         // The free transcript is done before the neighbours are asked about: whether they are worth scoring depends on it.
         let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
         let freeTranscriptFlight = reader.read(freeTranscript).todaysFlight
