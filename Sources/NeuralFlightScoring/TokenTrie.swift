@@ -14,39 +14,14 @@ public struct TokenizedCandidate: Sendable, Hashable {
 /// The candidates' token sequences, each followed by the end token, merged on common prefixes: candidates that start
 /// alike share nodes, so a decoder walking the tree evaluates each shared prefix once.
 ///
-/// Node 0 is the root (the decoder's start sequence, no token of its own); a node's children are in the order their
-/// first candidate came; every path from the root ends in an end-token leaf that lists the candidates it completes
-/// (several when texts tokenise alike). Immutable and `Sendable`.
+/// Node 0 is the root (the decoder's start sequence, no token of its own); nodes are numbered breadth first, a node's
+/// children in the order their first candidate came, so each node's children are consecutive numbers; every path
+/// from the root ends in an end-token leaf that lists the candidates it completes (several when texts tokenise
+/// alike). Immutable and `Sendable`.
+///
+/// Stored flat, in 32-bit arrays indexed by node: a day's tree holds about 45,000 nodes, and a struct per node with
+/// arrays of its children and candidates made a worker's peak RSS 3.8 MB larger (2026-12-06).
 public struct TokenTrie: Sendable {
-    /// One node: the token that leads to it from its parent.
-    ///
-    /// Token, parent and depth are kept in 32 bits (−1 for the root's none): a day's tree holds about 45,000 nodes,
-    /// and 56 bytes a node instead of 32 is 1 MB of every worker's memory.
-    public struct Node: Sendable, Hashable {
-        private let storedToken: Int32
-        private let storedParent: Int32
-        private let storedDepth: Int32
-        /// The children's indices.
-        public fileprivate(set) var children: [Int]
-        /// For an end-token leaf, the indices in `TokenTrie.candidates` of the candidates it completes; else empty.
-        public fileprivate(set) var candidates: [Int]
-
-        fileprivate init(token: Int?, parent: Int?, depth: Int) {
-            storedToken = Int32(token ?? -1)
-            storedParent = Int32(parent ?? -1)
-            storedDepth = Int32(depth)
-            children = []
-            candidates = []
-        }
-
-        /// The token on the edge from the parent (perhaps `TokenTrie.endingSlot`); nil for the root.
-        public var token: Int? { storedToken == -1 ? nil : Int(storedToken) }
-        /// The parent's index; nil for the root.
-        public var parent: Int? { storedParent < 0 ? nil : Int(storedParent) }
-        /// Tokens from the root: 0 for the root, 1 for its children.
-        public var depth: Int { Int(storedDepth) }
-    }
-
     /// The index of the root.
     public static let root = 0
 
@@ -55,8 +30,6 @@ public struct TokenTrie: Sendable {
     /// token. No tokenizer's id.
     public static let endingSlot = -2
 
-    /// All nodes; `nodes[TokenTrie.root]` is the root.
-    public let nodes: [Node]
     /// The candidates, in the order given; each one's tokens are the path to its leaf.
     public let candidates: [WrittenFlightCandidate]
     /// The token that ends every path (Whisper's `<|endoftext|>`).
@@ -64,30 +37,106 @@ public struct TokenTrie: Sendable {
     /// Whether some candidate's tokens end in `endingSlot`: then a walk needs an ending.
     public let hasEndingSlot: Bool
 
+    /// By node: the token on the edge from its parent (−1 for the root), its parent (−1 for the root), its depth.
+    private let nodeTokens: [Int32]
+    private let nodeParents: [Int32]
+    private let nodeDepths: [Int32]
+    /// By node, and one more: node n's children are `childStarts[n]..<childStarts[n + 1]`.
+    private let childStarts: [Int32]
+    /// By node, and one more: leaf n completes `completedCandidates[candidateStarts[n]..<candidateStarts[n + 1]]`.
+    private let candidateStarts: [Int32]
+    private let completedCandidates: [Int32]
+    /// By candidate: its leaf.
+    private let leaves: [Int32]
+
     /// The tree of `candidates`, each followed by `endToken`.
     public init(candidates: [TokenizedCandidate], endToken: Int) {
-        var nodes = [Node(token: nil, parent: nil, depth: 0)]
-        var childByToken: [[Int: Int]] = [[:]]
-        for (index, candidate) in candidates.enumerated() {
-            var node = Self.root
-            for token in candidate.tokens + [endToken] {
-                if let child = childByToken[node][token] {
+        // Built in the order nodes are first reached, children as linked lists, then numbered breadth first.
+        var token: [Int32] = [-1], parent: [Int32] = [-1]
+        var firstChild: [Int32] = [-1], lastChild: [Int32] = [-1], nextSibling: [Int32] = [-1]
+        var childByEdge: [Int: Int32] = [:]
+        var leafByCandidate: [Int32] = []
+        leafByCandidate.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            var node = Int32(Self.root)
+            for next in candidate.tokens + [endToken] {
+                let edge = Int(node) << 32 | Int(UInt32(bitPattern: Int32(next)))
+                if let child = childByEdge[edge] {
                     node = child
-                } else {
-                    let child = nodes.count
-                    nodes.append(Node(token: token, parent: node, depth: nodes[node].depth + 1))
-                    childByToken.append([:])
-                    nodes[node].children.append(child)
-                    childByToken[node][token] = child
-                    node = child
+                    continue
                 }
+                let child = Int32(token.count)
+                token.append(Int32(next))
+                parent.append(node)
+                firstChild.append(-1)
+                lastChild.append(-1)
+                nextSibling.append(-1)
+                if lastChild[Int(node)] < 0 { firstChild[Int(node)] = child } else { nextSibling[Int(lastChild[Int(node)])] = child }
+                lastChild[Int(node)] = child
+                childByEdge[edge] = child
+                node = child
             }
-            nodes[node].candidates.append(index)
+            leafByCandidate.append(node)
         }
-        self.nodes = nodes
+        childByEdge = [:]
+
+        var order: [Int32] = [Int32(Self.root)]  // old index, breadth first
+        order.reserveCapacity(token.count)
+        var position = 0
+        while position < order.count {
+            var child = firstChild[Int(order[position])]
+            while child >= 0 {
+                order.append(child)
+                child = nextSibling[Int(child)]
+            }
+            position += 1
+        }
+        var renumbered = [Int32](repeating: 0, count: token.count)
+        for (new, old) in order.enumerated() { renumbered[Int(old)] = Int32(new) }
+
+        var nodeTokens: [Int32] = [], nodeParents: [Int32] = [], nodeDepths: [Int32] = []
+        var childStarts: [Int32] = []
+        nodeTokens.reserveCapacity(order.count)
+        nodeParents.reserveCapacity(order.count)
+        nodeDepths.reserveCapacity(order.count)
+        childStarts.reserveCapacity(order.count + 1)
+        var nextChild: Int32 = 1  // breadth first, the children of node n follow those of node n − 1
+        for old in order {
+            let oldParent = parent[Int(old)]
+            nodeTokens.append(token[Int(old)])
+            nodeParents.append(oldParent < 0 ? -1 : renumbered[Int(oldParent)])
+            nodeDepths.append(oldParent < 0 ? 0 : nodeDepths[Int(renumbered[Int(oldParent)])] + 1)
+            childStarts.append(nextChild)
+            var child = firstChild[Int(old)]
+            while child >= 0 {
+                nextChild += 1
+                child = nextSibling[Int(child)]
+            }
+        }
+        childStarts.append(nextChild)
+
+        let leaves = leafByCandidate.map { renumbered[Int($0)] }
+        var candidateCounts = [Int32](repeating: 0, count: order.count + 1)
+        for leaf in leaves { candidateCounts[Int(leaf) + 1] += 1 }
+        var candidateStarts = candidateCounts
+        for node in 0..<order.count { candidateStarts[node + 1] += candidateStarts[node] }
+        var completedCandidates = [Int32](repeating: 0, count: leaves.count)
+        var filled = candidateStarts
+        for (index, leaf) in leaves.enumerated() {
+            completedCandidates[Int(filled[Int(leaf)])] = Int32(index)
+            filled[Int(leaf)] += 1
+        }
+
         self.candidates = candidates.map(\.candidate)
         self.endToken = endToken
         hasEndingSlot = candidates.contains { $0.tokens.last == Self.endingSlot }
+        self.nodeTokens = nodeTokens
+        self.nodeParents = nodeParents
+        self.nodeDepths = nodeDepths
+        self.childStarts = childStarts
+        self.candidateStarts = candidateStarts
+        self.completedCandidates = completedCandidates
+        self.leaves = leaves
     }
 
     /// The tree of `candidates` tokenised by `tokenizer`, ended by its `<|endoftext|>`.
@@ -97,19 +146,45 @@ public struct TokenTrie: Sendable {
     }
 
     /// Nodes, the root included.
-    public var nodeCount: Int { nodes.count }
+    public var nodeCount: Int { nodeTokens.count }
+
+    /// Every node's index, the root's first.
+    public var nodeIndices: Range<Int> { 0..<nodeCount }
+
+    /// The token on the edge from `node`'s parent (perhaps `endingSlot`); nil for the root.
+    public func token(of node: Int) -> Int? { nodeTokens[node] == -1 ? nil : Int(nodeTokens[node]) }
+
+    /// `node`'s parent; nil for the root.
+    public func parent(of node: Int) -> Int? { nodeParents[node] < 0 ? nil : Int(nodeParents[node]) }
+
+    /// Tokens from the root to `node`: 0 for the root, 1 for its children.
+    public func depth(of node: Int) -> Int { Int(nodeDepths[node]) }
+
+    /// `node`'s children, in the order their first candidate came.
+    public func children(of node: Int) -> Range<Int> { Int(childStarts[node])..<Int(childStarts[node + 1]) }
+
+    /// Whether `node` is an end-token leaf.
+    public func isLeaf(_ node: Int) -> Bool { childStarts[node] == childStarts[node + 1] }
+
+    /// For an end-token leaf, the indices in `candidates` of the candidates it completes, in order; else empty.
+    public func candidates(completedAt node: Int) -> [Int] {
+        completedCandidates[Int(candidateStarts[node])..<Int(candidateStarts[node + 1])].map(Int.init)
+    }
+
+    /// The end-token leaf that completes `candidates[index]`.
+    public func leaf(ofCandidate index: Int) -> Int { Int(leaves[index]) }
 
     /// Nodes with children, the root included: the next-token distributions a full walk needs, i.e. the decoder
     /// evaluations of an exact score (end-token leaves need none).
-    public var interiorNodeCount: Int { nodes.lazy.filter { !$0.children.isEmpty }.count }
+    public var interiorNodeCount: Int { nodeIndices.lazy.filter { !isLeaf($0) }.count }
 
     /// The longest path in tokens, the end token included.
-    public var maximumDepth: Int { nodes.map(\.depth).max() ?? 0 }
+    public var maximumDepth: Int { Int(nodeDepths.max() ?? 0) }
 
     /// Nodes at each depth, the root's (1) first: the widest depth bounds a batch of an exact walk.
     public var nodeCountsByDepth: [Int] {
         var counts = [Int](repeating: 0, count: maximumDepth + 1)
-        for node in nodes { counts[node.depth] += 1 }
+        for depth in nodeDepths { counts[Int(depth)] += 1 }
         return counts
     }
 
@@ -117,9 +192,9 @@ public struct TokenTrie: Sendable {
     public func tokens(to node: Int) -> [Int] {
         var tokens: [Int] = []
         var current: Int? = node
-        while let index = current, let token = nodes[index].token {
+        while let index = current, let token = token(of: index) {
             tokens.append(token)
-            current = nodes[index].parent
+            current = parent(of: index)
         }
         return tokens.reversed()
     }

@@ -137,7 +137,7 @@ public struct TrieScorer: Sendable {
         }
         let slotToken = ending?.token ?? TokenTrie.endingSlot
         func token(_ node: Int) -> Int {
-            let token = trie.nodes[node].token!
+            let token = trie.token(of: node)!
             return token == TokenTrie.endingSlot ? slotToken : token
         }
         let protected = configuration.beamWidth == nil || kept.isEmpty ? [] : Self.nodes(of: kept, in: trie)
@@ -146,17 +146,17 @@ public struct TrieScorer: Sendable {
         var nodeLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var pathLogProbabilities = [Float](repeating: 0, count: trie.nodeCount)
         var completed: [Int] = []  // end-token leaves reached
-        func childTokens(_ node: Int) -> [Int] { trie.nodes[node].children.map(token) }
+        func childTokens(_ node: Int) -> [Int] { trie.children(of: node).map(token) }
         /// Records the log-probabilities of `node`'s children, computed with its state.
         func record(_ node: Int, _ values: [Float]) throws {
-            let children = trie.nodes[node].children
+            let children = trie.children(of: node)
             guard values.count == children.count else {
                 throw TrieScoringError(message: "\(values.count) log-probabilities for \(children.count) tokens")
             }
             for (child, value) in zip(children, values) {
                 nodeLogProbabilities[child] = value
                 pathLogProbabilities[child] = pathLogProbabilities[node] + value
-                if trie.nodes[child].children.isEmpty { completed.append(child) }
+                if trie.isLeaf(child) { completed.append(child) }
             }
         }
 
@@ -177,7 +177,7 @@ public struct TrieScorer: Sendable {
             // The children that have children of their own go on; end-token leaves were completed by `record`.
             var next: [(node: Int, parent: Int)] = []  // parent: position in `frontier`
             for (position, entry) in frontier.enumerated() {
-                for child in trie.nodes[entry.node].children where !trie.nodes[child].children.isEmpty { next.append((child, position)) }
+                for child in trie.children(of: entry.node) where !trie.isLeaf(child) { next.append((child, position)) }
             }
             // The beam: paths of one depth have one length, so the raw sum ranks them as the normalised score does.
             if let width = configuration.beamWidth, next.count > width {
@@ -211,9 +211,9 @@ public struct TrieScorer: Sendable {
     /// Every node on a path from the root to a candidate of `flights`.
     private static func nodes(of flights: Set<FlightNumber>, in trie: TokenTrie) -> Set<Int> {
         var nodes = Set<Int>()
-        for leaf in trie.nodes.indices where trie.nodes[leaf].candidates.contains(where: { flights.contains(trie.candidates[$0].flight) }) {
-            var current: Int? = leaf
-            while let node = current, nodes.insert(node).inserted { current = trie.nodes[node].parent }
+        for (index, candidate) in trie.candidates.enumerated() where flights.contains(candidate.flight) {
+            var current: Int? = trie.leaf(ofCandidate: index)
+            while let node = current, nodes.insert(node).inserted { current = trie.parent(of: node) }
         }
         return nodes
     }
@@ -228,14 +228,14 @@ public struct TrieScorer: Sendable {
             var current: Int? = leaf
             while let node = current, node != TokenTrie.root {
                 path.append(node)
-                current = trie.nodes[node].parent
+                current = trie.parent(of: node)
             }
             path.reverse()
             let tokenLogProbabilities = path.map { nodeLogProbabilities[$0] }
             let textNodes = path.dropLast()  // the leaf's token is the end token
             let tokens = textNodes.map(token)
-            let endsInSlot = textNodes.last.map { trie.nodes[$0].token == TokenTrie.endingSlot } ?? false
-            for index in trie.nodes[leaf].candidates {
+            let endsInSlot = textNodes.last.map { trie.token(of: $0) == TokenTrie.endingSlot } ?? false
+            for index in trie.candidates(completedAt: leaf) {
                 var candidate = trie.candidates[index]
                 if let ending, endsInSlot {
                     candidate = WrittenFlightCandidate(flight: candidate.flight, form: candidate.form, text: candidate.text + ending.text)

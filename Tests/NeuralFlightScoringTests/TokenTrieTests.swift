@@ -11,13 +11,7 @@ func madeUpCandidates(_ sequences: [(String, [Int])]) -> [TokenizedCandidate] {
 
 extension TokenTrie {
     /// Each candidate's tokens, read off the path to its leaf, the end token left out.
-    var candidateTokens: [[Int]] {
-        var tokens = [[Int]](repeating: [], count: candidates.count)
-        for leaf in nodes.indices {
-            for index in nodes[leaf].candidates { tokens[index] = Array(self.tokens(to: leaf).dropLast()) }
-        }
-        return tokens
-    }
+    var candidateTokens: [[Int]] { candidates.indices.map { Array(tokens(to: leaf(ofCandidate: $0)).dropLast()) } }
 }
 
 @Suite("Token prefix tree")
@@ -31,19 +25,32 @@ struct TokenTrieTests {
         #expect(trie.nodeCount == 1 + 2 + 2 + 2 + 2 + 1)
         #expect(trie.interiorNodeCount == 1 + 2 + 2 + 1)
         #expect(trie.maximumDepth == 4)
-        let leaves = trie.nodes.indices.filter { trie.nodes[$0].children.isEmpty }
+        let leaves = trie.nodeIndices.filter(trie.isLeaf)
         #expect(leaves.count == 4)
-        #expect(leaves.allSatisfy { trie.nodes[$0].token == Self.end && trie.nodes[$0].candidates.count == 1 })
+        #expect(leaves.allSatisfy { trie.token(of: $0) == Self.end && trie.candidates(completedAt: $0).count == 1 })
         #expect(Set(leaves.map { trie.tokens(to: $0) }) == [[1, 2, 3, Self.end], [1, 2, 4, Self.end], [5, Self.end], [1, 2, Self.end]])
-        #expect(trie.nodes[TokenTrie.root].token == nil && trie.nodes[TokenTrie.root].depth == 0)
-        #expect(trie.nodes[TokenTrie.root].children.count == 2)
+        #expect(trie.token(of: TokenTrie.root) == nil && trie.parent(of: TokenTrie.root) == nil && trie.depth(of: TokenTrie.root) == 0)
+        #expect(trie.children(of: TokenTrie.root).count == 2)
+        #expect((0..<4).map { trie.leaf(ofCandidate: $0) }.allSatisfy(leaves.contains))
+    }
+
+    @Test("nodes are numbered breadth first: each node's children are consecutive, in the order their first candidate came")
+    func breadthFirst() {
+        let trie = TokenTrie(candidates: madeUpCandidates([("LX40", [1, 2, 3]), ("BA7", [5]), ("LX41", [1, 2, 4]), ("LX4", [1, 2])]), endToken: Self.end)
+        #expect(trie.nodeIndices.map(trie.depth(of:)) == trie.nodeIndices.map(trie.depth(of:)).sorted())
+        #expect(trie.children(of: TokenTrie.root).map { trie.token(of: $0) } == [1, 5])
+        let two = trie.children(of: trie.children(of: TokenTrie.root).first!).first!
+        #expect(trie.token(of: two) == 2 && trie.children(of: two).map { trie.token(of: $0) } == [3, 4, Self.end])
+        for node in trie.nodeIndices {
+            #expect(trie.children(of: node).allSatisfy { trie.parent(of: $0) == node && trie.depth(of: $0) == trie.depth(of: node) + 1 })
+        }
     }
 
     @Test("candidates that tokenise alike end at one leaf that lists both")
     func duplicates() {
         let trie = TokenTrie(candidates: madeUpCandidates([("LX40", [1, 2]), ("LX41", [1, 2])]), endToken: Self.end)
         #expect(trie.nodeCount == 4)
-        #expect(trie.nodes[3].candidates == [0, 1])
+        #expect(trie.candidates(completedAt: 3) == [0, 1] && trie.leaf(ofCandidate: 0) == 3 && trie.leaf(ofCandidate: 1) == 3)
     }
 
     @Test("no candidates: the root alone")
@@ -59,8 +66,8 @@ struct TokenTrieTests {
         let candidates = FlightCandidateWriter(airlines: day.airlines).candidates(for: day.flights)
         let trie = TokenTrie(candidates: candidates, tokenizer: tokenizer)
         var found = 0
-        for leaf in trie.nodes.indices where !trie.nodes[leaf].candidates.isEmpty {
-            for index in trie.nodes[leaf].candidates {
+        for leaf in trie.nodeIndices where trie.isLeaf(leaf) {
+            for index in trie.candidates(completedAt: leaf) {
                 #expect(trie.tokens(to: leaf) == tokenizer.encode(candidates[index].text) + [tokenizer.endOfText])
                 #expect(tokenizer.decode(trie.tokens(to: leaf)) == candidates[index].text)
                 found += 1
