@@ -43,8 +43,11 @@ public struct TrieScoringConfiguration: Sendable, Hashable {
     /// The most states in one call to the scorer: bounds the memory of a batched decoder step.
     public var maximumBatchSize: Int
 
-    /// The batch size of `standard`: a few hundred decoder positions of Whisper tiny (384 wide) are a few MB.
-    public static let standardMaximumBatchSize = 256
+    /// The batch size of `standard`. Each state of a batch gets a row of log-probabilities over Whisper's whole
+    /// vocabulary (51,864 floats, 207 KB), so a batch's rows, not its decoder positions (384 wide), set the memory:
+    /// with 256, a walk's widest batches (the beam's 32 paths, those kept for the grammar's flight, the free decode's
+    /// row) made a worker's peak RSS 12–13 MB larger than with 32, for the same readings (2026-12-06).
+    public static let standardMaximumBatchSize = 32
 
     public init(beamWidth: Int? = nil, lengthNormalization: LengthNormalization = .meanPerToken,
                 maximumBatchSize: Int = standardMaximumBatchSize) {
