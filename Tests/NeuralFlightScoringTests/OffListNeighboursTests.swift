@@ -60,9 +60,8 @@ struct OffListNeighboursTests {
             Set(neighbours.candidates(around: WrittenFlightCandidate(flight: Self.flight("LX400"), form: form, text: text))
                 .filter { $0.flight.number == 400 }.map(\.text))
         }
-        #expect(airlineTexts(" Lima X-ray 400.", .natoCode) == [
-            " Lima Hotel 400.", " Lima Hotel 4 0 0.", " Lima Hotel 0400.", " Lima Hotel 0 4 0 0.", " Lima Hotel four hundred.",
-            " Alpha X-ray 400.", " Alpha X-ray 4 0 0.", " Alpha X-ray 0400.", " Alpha X-ray 0 4 0 0.", " Alpha X-ray four hundred."])
+        let numbers = ["400", "4 0 0", "0400", "0 4 0 0", "four hundred", "4 double 0", "four double zero", "0 4 double 0", "zero four double zero"]
+        #expect(airlineTexts(" Lima X-ray 400.", .natoCode) == Set(["Lima Hotel", "Alpha X-ray"].flatMap { airline in numbers.map { " \(airline) \($0)." } }))
         #expect(airlineTexts(" LX 400?", .code).contains(" LH 400?"))
         #expect(!airlineTexts(" L X 400.", .spelledCode).contains(" L O 400."), "LO 400 flies today")
         #expect(airlineTexts(" Swiss 400.", .name).isEmpty, "an airline's name sounds like no other code's")

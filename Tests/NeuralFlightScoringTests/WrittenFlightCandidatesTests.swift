@@ -62,6 +62,20 @@ struct WrittenFlightCandidatesTests {
         #expect(FlightCandidateWriter.writtenNumbers(1234, styles: CandidateWritingOptions.standard.numberStyles) == ["1234", "1 2 3 4"])
     }
 
+    @Test("by default a run of one digit said \"double\" or \"triple\" is written so, the other digits as digits and as words")
+    func repeatedDigitsByDefault() {
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code])).candidates(for: Self.flight("LX556")).map(\.text)
+        #expect(texts == [" LX 556.", " LX 5 5 6.", " LX double 5 6.", " LX double five six.", " LX 0556.", " LX 0 5 5 6.",
+                          " LX 0 double 5 6.", " LX zero double five six."])
+        #expect(FlightCandidateWriter.writtenNumbers(1100, styles: .repeatedDigits)
+                == ["1100", "1 1 double 0", "one one double zero", "double 1 0 0", "double one zero zero", "double 1 double 0", "double one double zero"])
+        #expect(FlightCandidateWriter.writtenNumbers(777, styles: .repeatedDigits)
+                == ["777", "7 double 7", "seven double seven", "double 7 7", "double seven seven", "triple 7", "triple seven"])
+        #expect(FlightCandidateWriter.writtenNumbers(1234, styles: .repeatedDigits) == ["1234"])
+        #expect(!FlightCandidateWriter.writtenNumbers(7, styles: .repeatedDigits).contains { $0.contains("double") },
+                "without leading zeros, no \"double 0\" before a number")
+    }
+
     @Test("an airline the directory does not know gets its code forms only")
     func unknownAirline() {
         let writer = FlightCandidateWriter(airlines: AirlineDirectory([]), options: .init(numberStyles: []))
@@ -121,7 +135,7 @@ struct WrittenFlightCandidatesTests {
     func normalizerReadsEveryCandidate() {
         let day = SeedDay.day
         let normalizer = SpokenFlightNormalizer(airlines: day.airlines)
-        let everyForm = CandidateWritingOptions(forms: WrittenAirlineForm.allCases, numberStyles: [.leadingZeros, .roundNumberWords],
+        let everyForm = CandidateWritingOptions(forms: WrittenAirlineForm.allCases, numberStyles: [.leadingZeros, .roundNumberWords, .repeatedDigits],
                                                 carriers: [.bare, .flightWord], flightWordAfterName: true)
         var withCarriers = everyForm
         withCarriers.carriers = CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar)

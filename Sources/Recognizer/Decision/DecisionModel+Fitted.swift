@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.86, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.875, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.22573, 0.705015, -0.0405469, 0.424501, 0.76164, 0.575499, 0.0883191, 0.0892688, 26.4965],
-            scales: [1.36513, 0.63938, 0.486259, 0.494267, 1.63369, 0.494267, 0.283758, 0.285131, 10.3865],
-            weights: [0.894163, 2.07998, 0.434769, 0.654448, 0.605397, -0.654448, 0.246448, 0.374092, -0.119689],
-            intercept: 2.06042)))
+            means: [-3.21509, 0.709751, -0.0343953, 0.426401, 0.762788, 0.573599, 0.0883191, 0.0892688, 26.4965],
+            scales: [1.36979, 0.64079, 0.489414, 0.494553, 1.6356, 0.494553, 0.283758, 0.285131, 10.3865],
+            weights: [0.916311, 2.10542, 0.493578, 0.64546, 0.579675, -0.64546, 0.248533, 0.362508, -0.118465],
+            intercept: 2.0964)))
 }
