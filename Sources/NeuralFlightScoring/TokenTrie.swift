@@ -188,16 +188,19 @@ public struct TokenTrie: Sendable {
         return counts
     }
 
-    /// The tokens from the root to `node`, in order.
-    public func tokens(to node: Int) -> [Int] {
-        var tokens: [Int] = []
+    /// The nodes from the root's child to `node`, in order (empty for the root).
+    public func path(to node: Int) -> [Int] {
+        var path: [Int] = []
         var current: Int? = node
-        while let index = current, let token = token(of: index) {
-            tokens.append(token)
+        while let index = current, index != Self.root {
+            path.append(index)
             current = parent(of: index)
         }
-        return tokens.reversed()
+        return path.reversed()
     }
+
+    /// The tokens from the root to `node`, in order.
+    public func tokens(to node: Int) -> [Int] { path(to: node).map { token(of: $0)! } }
 }
 
 /// What a walk puts in place of `TokenTrie.endingSlot`: "." after a statement, "?" after a question, as one token.

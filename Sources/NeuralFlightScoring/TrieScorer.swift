@@ -227,13 +227,7 @@ public struct TrieScorer: Sendable {
                       pathLogProbabilities: [Float], evaluations: Int) -> TrieScoringResult {
         var scored: [ScoredCandidate] = []
         for leaf in completed {
-            var path: [Int] = []
-            var current: Int? = leaf
-            while let node = current, node != TokenTrie.root {
-                path.append(node)
-                current = trie.parent(of: node)
-            }
-            path.reverse()
+            let path = trie.path(to: leaf)
             let tokenLogProbabilities = path.map { nodeLogProbabilities[$0] }
             let textNodes = path.dropLast()  // the leaf's token is the end token
             let tokens = textNodes.map(token)

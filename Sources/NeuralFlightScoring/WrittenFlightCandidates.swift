@@ -297,25 +297,26 @@ public struct FlightCandidateWriter: Sendable {
     private static func capitalised(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
 
     /// The ways to write `number`, digits first ("40"), then those `styles` add, from the spoken forms of
-    /// `SpokenNumberForms`: a digit-by-digit form with leading zeros as its digits ("040"), a round form of digits
+    /// `SpokenNumberForms`: a digit-by-digit form with leading zeros as its digits ("040"), one with "double" or
+    /// "triple" in its words ("double 5 6", "double five six"), a round form of digits
     /// and "hundred" or "thousand" in words ("four hundred", "two thousand"); the other forms ("forty", "two eighty
     /// seven", "forty four hundred") are written as the digits.
     public static func writtenNumbers(_ number: Int, styles: CandidateWritingOptions.NumberStyles) -> [String] {
         var written = [String(number)]
         if styles.contains(.separateDigits), number >= 10 { written.append(spacedApart(String(number))) }
         for form in SpokenNumberForms.forms(of: number) {
-            if let digits = digitString(of: form), digits.hasPrefix("0") || saysRepeats(form) {
-                guard !digits.hasPrefix("0") || styles.contains(.leadingZeros) else { continue }
-                if saysRepeats(form) {
-                    guard styles.contains(.repeatedDigits) else { continue }
-                    written.append(inWords(form, digitsAsWords: false))
-                    written.append(inWords(form, digitsAsWords: true))
-                } else {
-                    written.append(digits)
-                    if styles.contains(.separateDigits) { written.append(spacedApart(digits)) }
-                }
-            } else if styles.contains(.roundNumberWords), isRoundInWords(form) {
+            guard let digits = digitString(of: form) else {
+                if styles.contains(.roundNumberWords), isRoundInWords(form) { written.append(inWords(form, digitsAsWords: true)) }
+                continue
+            }
+            if digits.hasPrefix("0"), !styles.contains(.leadingZeros) { continue }
+            if saysRepeats(form) {
+                guard styles.contains(.repeatedDigits) else { continue }
+                written.append(inWords(form, digitsAsWords: false))
                 written.append(inWords(form, digitsAsWords: true))
+            } else if digits.hasPrefix("0") {
+                written.append(digits)
+                if styles.contains(.separateDigits) { written.append(spacedApart(digits)) }
             }
         }
         var seen = Set<String>()
