@@ -38,6 +38,9 @@ public struct TrieScoringConfiguration: Sendable, Hashable {
     /// The most partial paths kept at each depth, best first; nil keeps all (exact). Paths of one depth have the same
     /// length, so the raw and the normalised score rank them alike. A width of at least the tree's node count is exact.
     public var beamWidth: Int?
+    /// With a beam, the most paths to candidates that must be kept (`TrieScorer.score(_:with:after:ending:keeping:)`)
+    /// that go on beside it at each depth, best first; nil keeps them all.
+    public var keptPathWidth: Int?
     /// How candidate scores are normalised for length before ranking.
     public var lengthNormalization: LengthNormalization
     /// The most states in one call to the scorer: bounds the memory of a batched decoder step.
@@ -49,9 +52,10 @@ public struct TrieScoringConfiguration: Sendable, Hashable {
     /// row) made a worker's peak RSS 12–13 MB larger than with 32, for the same readings (2026-12-06).
     public static let standardMaximumBatchSize = 32
 
-    public init(beamWidth: Int? = nil, lengthNormalization: LengthNormalization = .meanPerToken,
+    public init(beamWidth: Int? = nil, keptPathWidth: Int? = nil, lengthNormalization: LengthNormalization = .meanPerToken,
                 maximumBatchSize: Int = standardMaximumBatchSize) {
         self.beamWidth = beamWidth
+        self.keptPathWidth = keptPathWidth
         self.lengthNormalization = lengthNormalization
         self.maximumBatchSize = maximumBatchSize
     }
@@ -129,8 +133,8 @@ public struct TrieScorer: Sendable {
     /// A tree with `TokenTrie.endingSlot` needs `ending`, which is scored in its place and ends each scored
     /// candidate's text and tokens.
     ///
-    /// The beam never prunes a path to a candidate of `kept` (say, the grammar pass's flight, whose neural score and
-    /// rank the decision wants): such paths go on beside the best `beamWidth`.
+    /// The beam does not prune the best `keptPathWidth` paths to candidates of `kept` (say, the grammar pass's flight,
+    /// whose neural score and rank the decision wants): they go on beside the best `beamWidth`.
     public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = [],
                                                ending: CandidateEnding? = nil,
                                                keeping kept: Set<FlightNumber> = []) throws -> TrieScoringResult {
@@ -187,7 +191,7 @@ public struct TrieScorer: Sendable {
                 next.sort { (pathLogProbabilities[$0.node], $1.node) > (pathLogProbabilities[$1.node], $0.node) }
                 let pruned = next[max(0, width)...].filter { protected.contains($0.node) }
                 next.removeLast(next.count - max(0, width))
-                next += pruned
+                next += pruned.prefix(configuration.keptPathWidth ?? pruned.count)
             }
             // One evaluation per kept node: its state, and its children's log-probabilities from its one distribution.
             var nextFrontier: [(node: Int, state: Scorer.State)] = []

@@ -165,6 +165,26 @@ struct TrieScorerTests {
         #expect(kept.score(of: eyFlight)?.score == eyCandidates.map(\.score).max())
     }
 
+    @Test("at most keptPathWidth paths to a kept flight go on beside the beam at each depth, the likeliest")
+    func keptPathWidth() throws {
+        let preferred: [[Int]: [Int: Float]] = [[]: [7: 20], [7]: [8: 20], [7, 8]: [9: 20], [7, 8, 9]: [10: 20], [7, 8, 9, 10]: [Self.end: 20]]
+        let trie = TokenTrie(candidates: Self.candidates, endToken: Self.end)
+        let eyFlight = FlightNumber(parsing: "EY536")!
+        let every = try TrieScorer(configuration: .init(beamWidth: 1)).score(trie, with: TableLanguageModel(preferred: preferred), keeping: [eyFlight])
+        let model = TableLanguageModel(preferred: preferred)
+        let one = try TrieScorer(configuration: .init(beamWidth: 1, keptPathWidth: 1)).score(trie, with: model, keeping: [eyFlight])
+        #expect(one.evaluations < every.evaluations)
+        #expect(one.best?.flight == FlightNumber(parsing: "BA287") && one.rank(of: eyFlight) != nil)
+        // EY 536's candidates, 3 3 3 3 3 and 3 3 4, part at the third token: only the likelier path goes on there.
+        func logProbability(_ tokens: [Int]) -> Float {
+            tokens.indices.reduce(Float(0)) { $0 + model.logProbability(of: tokens[$1], after: Array(tokens[..<$1])) }
+        }
+        let likelier = [[3, 3, 3], [3, 3, 4]].max { logProbability($0) < logProbability($1) }
+        let scored = one.candidates.filter { $0.candidate.flight == eyFlight }
+        #expect(scored.count == 1 && scored.first.map { Array($0.tokens.prefix(3)) } == likelier)
+        #expect(every.candidates.filter { $0.candidate.flight == eyFlight }.count == 2)
+    }
+
     @Test("length normalisation decides between a short and a long candidate")
     func lengthNormalisation() throws {
         // "AF1" is one token at -2 then the end at -2 (sum -4); "LX40" is five tokens at -1 then the end at -1 (sum -6).

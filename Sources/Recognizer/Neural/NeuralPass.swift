@@ -70,7 +70,7 @@ final class NeuralPass {
             freeDecode.stepAlone(with: parts.model, encoding)
         }
         let plan = candidates.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
-        let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth))
+        let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth, keptPathWidth: configuration.keptPathWidth))
         let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
                                                      cancellation: cancellation)
         func scoring<Result>(_ body: () throws -> Result) throws -> Result {

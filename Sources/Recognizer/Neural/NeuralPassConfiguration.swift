@@ -8,6 +8,11 @@ public struct NeuralPassConfiguration: Sendable, Hashable {
     /// Partial candidates kept per token depth of today's candidate tree (`TrieScoringConfiguration.beamWidth`): each
     /// kept node costs one decoder row, most of it the 384 × 51,864 output projection.
     public var beamWidth: Int = 32
+    /// Paths to the grammar's flight kept per depth beside the beam, best first (`TrieScoringConfiguration.keptPathWidth`),
+    /// so that its neural rank and score are known. All of them were a quarter of a walk's decoder rows (77 of 320 on 58
+    /// human dev clips, 2026-12-06), the best 4 a twelfth (20 of 242), with the same readings on those clips but for one
+    /// grammar flight's rank (12 → 13).
+    public var keptPathWidth: Int = 4
     /// Text the decoder is given as what came before (Whisper's prompt, `<|startofprev|>` …), for every candidate and
     /// the free transcript alike; "" for none; nil: the prompt of the decision's neural check
     /// (`DecisionModel.NeuralCheck.prompt`, whose model was fitted on readings made after it), none without a check.
