@@ -27,7 +27,8 @@ public struct OffListNeighbours: Sendable {
     /// The off-list neighbours of `candidate`'s flight, written as it is: its words with the number replaced by each
     /// neighbouring number, in every written way of a number (" Juliet Uniform 341." → " Juliet Uniform 3041.",
     /// " Juliet Uniform 3 0 4 1.", …); and, where it names the airline by its code (as a word, spelled or in NATO words),
-    /// each airline one letter away with the same number, in the same form (" Lima X-ray 400." → " Lima Hotel 400.").
+    /// each airline one letter away with the same number, in the same form (" Lima X-ray 400." → " Lima Hotel 400.",
+    /// " LX Flight 400." → " LH Flight 400.").
     /// None flies today. No number neighbours when the text does not end in one of its number's written forms.
     public func candidates(around candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
         numberNeighbours(of: candidate) + airlineNeighbours(of: candidate)
@@ -57,9 +58,13 @@ public struct OffListNeighbours: Sendable {
             .filter { other in other.count == code.count && zip(other, code).filter { $0 != $1 }.count == 1 }
             .compactMap { FlightNumber(airline: $0, number: candidate.flight.number) }
             .filter { !todaysFlights.contains($0) }
+        let flightWord = " " + FlightCandidateWriter.writtenFlightWord + " "
+        let saysFlightWord = candidate.text.contains(flightWord)
         let options = CandidateWritingOptions(forms: [candidate.form], numberStyles: numberStyles,
-                                              carriers: [CarrierPhrase(before: "", ending: Self.ending(of: candidate))])
+                                              carriers: [CarrierPhrase(before: "", ending: Self.ending(of: candidate))],
+                                              flightWordAfterAirline: saysFlightWord)
         return FlightCandidateWriter(airlines: airlines, options: options).candidates(for: flights.sorted())
+            .filter { $0.text.contains(flightWord) == saysFlightWord }
     }
 
     /// The end punctuation of a candidate's text ("." or "?"); empty when it has none.

@@ -63,6 +63,9 @@ struct OffListNeighboursTests {
         let numbers = ["400", "4 0 0", "0400", "0 4 0 0", "four hundred", "4 double 0", "four double zero", "0 4 double 0", "zero four double zero"]
         #expect(airlineTexts(" Lima X-ray 400.", .natoCode) == Set(["Lima Hotel", "Alpha X-ray"].flatMap { airline in numbers.map { " \(airline) \($0)." } }))
         #expect(airlineTexts(" LX 400?", .code).contains(" LH 400?"))
+        #expect(airlineTexts(" LX 400.", .code) == Set(["LH", "AX"].flatMap { airline in numbers.map { " \(airline) \($0)." } }))
+        #expect(airlineTexts(" LX Flight 400.", .code) == Set(["LH", "AX"].flatMap { airline in numbers.map { " \(airline) Flight \($0)." } }),
+                "with \"Flight\" where the candidate says it, and only there")
         #expect(!airlineTexts(" L X 400.", .spelledCode).contains(" L O 400."), "LO 400 flies today")
         #expect(airlineTexts(" Swiss 400.", .name).isEmpty, "an airline's name sounds like no other code's")
     }

@@ -14,8 +14,8 @@ struct WrittenFlightCandidatesTests {
 
     static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
 
-    /// The standard options with numbers in digits only, so that the airline forms read one to a number.
-    static let digitsTogether = CandidateWritingOptions(numberStyles: [.roundNumberWords])
+    /// The standard options with numbers in digits only and no "Flight", so that the airline forms read one to a number.
+    static let digitsTogether = CandidateWritingOptions(numberStyles: [.roundNumberWords], flightWordAfterAirline: false)
 
     @Test("every form of a flight, as Whisper writes it")
     func formsOfOneFlight() {
@@ -32,14 +32,15 @@ struct WrittenFlightCandidatesTests {
 
     @Test("a code with a digit is one word, or a NATO word and the digit")
     func digitCodes() {
-        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode, .natoCode], numberStyles: []))
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode, .natoCode], numberStyles: [],
+                                                                                       flightWordAfterAirline: false))
         #expect(writer.candidates(for: Self.flight("U21234")).map(\.text) == [" U2 1234.", " Uniform 2 1234."])
         #expect(writer.candidates(for: Self.flight("2L7")).map(\.text) == [" 2L 7.", " 2 Lima 7."])
     }
 
     @Test("the dotted spelling, when asked for")
     func dotted() {
-        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.dottedCode], numberStyles: []))
+        let writer = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.dottedCode], numberStyles: [], flightWordAfterAirline: false))
         #expect(writer.candidates(for: Self.flight("LX40")).map(\.text) == [" L.X. 40."])
         #expect(writer.candidates(for: Self.flight("U21234")).isEmpty)
         #expect(FlightCandidateWriter(airlines: Self.airlines).candidates(for: Self.flight("LX40")).allSatisfy { $0.form != .dottedCode })
@@ -47,7 +48,8 @@ struct WrittenFlightCandidatesTests {
 
     @Test("a number is also written digit by digit, as Whisper writes one said that way")
     func separateDigits() {
-        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode], numberStyles: .separateDigits))
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code, .spelledCode], numberStyles: .separateDigits,
+                                                                                              flightWordAfterAirline: false))
             .candidates(for: Self.flight("LX40")).map(\.text)
         #expect(texts == [" LX 40.", " LX 4 0.", " L X 40.", " L X 4 0."])
         #expect(FlightCandidateWriter.writtenNumbers(9, styles: .separateDigits) == ["9"])
@@ -56,7 +58,8 @@ struct WrittenFlightCandidatesTests {
 
     @Test("by default a number said with leading zeros is written with them, together and apart")
     func leadingZerosByDefault() {
-        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.spelledCode])).candidates(for: Self.flight("LX161")).map(\.text)
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.spelledCode], flightWordAfterAirline: false))
+            .candidates(for: Self.flight("LX161")).map(\.text)
         #expect(texts == [" L X 161.", " L X 1 6 1.", " L X 0161.", " L X 0 1 6 1."])
         #expect(FlightCandidateWriter.writtenNumbers(40, styles: [.leadingZeros, .separateDigits]) == ["40", "4 0", "040", "0 4 0", "0040", "0 0 4 0"])
         #expect(FlightCandidateWriter.writtenNumbers(1234, styles: CandidateWritingOptions.standard.numberStyles) == ["1234", "1 2 3 4"])
@@ -64,7 +67,8 @@ struct WrittenFlightCandidatesTests {
 
     @Test("by default a run of one digit said \"double\" or \"triple\" is written so, the other digits as digits and as words")
     func repeatedDigitsByDefault() {
-        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code])).candidates(for: Self.flight("LX556")).map(\.text)
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code], flightWordAfterAirline: false))
+            .candidates(for: Self.flight("LX556")).map(\.text)
         #expect(texts == [" LX 556.", " LX 5 5 6.", " LX double 5 6.", " LX double five six.", " LX 0556.", " LX 0 5 5 6.",
                           " LX 0 double 5 6.", " LX zero double five six."])
         #expect(FlightCandidateWriter.writtenNumbers(1100, styles: .repeatedDigits)
@@ -78,7 +82,7 @@ struct WrittenFlightCandidatesTests {
 
     @Test("an airline the directory does not know gets its code forms only")
     func unknownAirline() {
-        let writer = FlightCandidateWriter(airlines: AirlineDirectory([]), options: .init(numberStyles: []))
+        let writer = FlightCandidateWriter(airlines: AirlineDirectory([]), options: .init(numberStyles: [], flightWordAfterAirline: false))
         #expect(writer.candidates(for: Self.flight("QQ5")).map(\.text) == [" QQ 5.", " Q Q 5.", " Quebec Quebec 5."])
     }
 
@@ -121,14 +125,23 @@ struct WrittenFlightCandidatesTests {
         #expect(CarrierPhrase.alternatives(ofRule: "question", inJSGF: "<question> = a b // note\n | c;") == [["a", "b"], ["c"]])
     }
 
+    @Test("by default \"Flight\" between every airline form and the number, as Whisper writes it after a name")
+    func flightWordAfterAirline() {
+        let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(numberStyles: [])).candidates(for: Self.flight("BA287")).map(\.text)
+        #expect(texts == [" BA 287.", " BA Flight 287.", " B A 287.", " B A Flight 287.", " Bravo Alpha 287.", " Bravo Alpha Flight 287.",
+                          " BAW 287.", " BAW Flight 287.", " British Airways 287.", " British Airways Flight 287.",
+                          " British 287.", " British Flight 287.", " Speedbird 287.", " Speedbird Flight 287."])
+        #expect(CandidateWritingOptions.standard.flightWordAfterAirline)
+    }
+
     @Test("carrier phrases and the word flight around the flight")
     func carriersAroundFlight() {
-        let options = CandidateWritingOptions(forms: [.code, .callsign], numberStyles: [], carriers: [.bare, .flightWord, CarrierPhrase(before: "What's the gate for", ending: "?")],
-                                              flightWordAfterName: true)
+        let options = CandidateWritingOptions(forms: [.code, .callsign], numberStyles: [], carriers: [.bare, .flightWord, CarrierPhrase(before: "What's the gate for", ending: "?")])
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: options).candidates(for: Self.flight("BA287")).map(\.text)
-        #expect(texts == [" BA 287.", " Speedbird 287.", " Speedbird flight 287.",
-                          " Flight BA 287.", " Flight Speedbird 287.", " Flight Speedbird flight 287.",
-                          " What's the gate for BA 287?", " What's the gate for Speedbird 287?", " What's the gate for Speedbird flight 287?"])
+        #expect(texts == [" BA 287.", " BA Flight 287.", " Speedbird 287.", " Speedbird Flight 287.",
+                          " Flight BA 287.", " Flight BA Flight 287.", " Flight Speedbird 287.", " Flight Speedbird Flight 287.",
+                          " What's the gate for BA 287?", " What's the gate for BA Flight 287?",
+                          " What's the gate for Speedbird 287?", " What's the gate for Speedbird Flight 287?"])
     }
 
     @Test("every candidate of the seed day reads back as its flight; every carrier phrase around a sample of them")
@@ -136,7 +149,7 @@ struct WrittenFlightCandidatesTests {
         let day = SeedDay.day
         let normalizer = SpokenFlightNormalizer(airlines: day.airlines)
         let everyForm = CandidateWritingOptions(forms: WrittenAirlineForm.allCases, numberStyles: [.leadingZeros, .roundNumberWords, .repeatedDigits],
-                                                carriers: [.bare, .flightWord], flightWordAfterName: true)
+                                                carriers: [.bare, .flightWord])
         var withCarriers = everyForm
         withCarriers.carriers = CarrierPhrase.grammarPhrases(inJSGF: SourceTree.grammar)
         // Every 20th flight inside the grammar's 20 carrier phrases: a whole day is 200,000 texts.

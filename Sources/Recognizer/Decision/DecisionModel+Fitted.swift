@@ -14,8 +14,8 @@ extension DecisionModel {
         neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.875, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.21509, 0.709751, -0.0343953, 0.426401, 0.762788, 0.573599, 0.0883191, 0.0892688, 26.4965],
-            scales: [1.36979, 0.64079, 0.489414, 0.494553, 1.6356, 0.494553, 0.283758, 0.285131, 10.3865],
-            weights: [0.916311, 2.10542, 0.493578, 0.64546, 0.579675, -0.64546, 0.248533, 0.362508, -0.118465],
-            intercept: 2.0964)))
+            means: [-3.21547, 0.710184, -0.0346558, 0.425451, 0.762398, 0.574549, 0.0883191, 0.0892688, 26.4965],
+            scales: [1.37014, 0.640671, 0.489179, 0.494411, 1.63574, 0.494411, 0.283758, 0.285131, 10.3865],
+            weights: [0.929059, 2.09565, 0.48949, 0.643252, 0.573622, -0.643252, 0.252766, 0.363648, -0.121292],
+            intercept: 2.08018)))
 }
