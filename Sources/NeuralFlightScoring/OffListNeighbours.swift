@@ -61,8 +61,7 @@ public struct OffListNeighbours: Sendable {
         let flightWord = " " + FlightCandidateWriter.writtenFlightWord + " "
         let saysFlightWord = candidate.text.contains(flightWord)
         let options = CandidateWritingOptions(forms: [candidate.form], numberStyles: numberStyles,
-                                              carriers: [CarrierPhrase(before: "", ending: Self.ending(of: candidate))],
-                                              flightWordAfterAirline: saysFlightWord)
+                                              carriers: [CarrierPhrase(before: "", ending: Self.ending(of: candidate))])
         return FlightCandidateWriter(airlines: airlines, options: options).candidates(for: flights.sorted())
             .filter { $0.text.contains(flightWord) == saysFlightWord }
     }
