@@ -19,7 +19,7 @@ public struct TokenizedCandidate: Sendable, Hashable {
 /// from the root ends in an end-token leaf that lists the candidates it completes (several when texts tokenise
 /// alike). Immutable and `Sendable`.
 ///
-/// Stored flat, in 32-bit arrays indexed by node: a day's tree holds about 60,000 nodes, and with a struct per node
+/// Stored flat, in 32-bit arrays indexed by node: a day's tree holds about 120,000 nodes, and with a struct per node
 /// holding arrays of its children and candidates a worker's peak RSS was 3.8 MB larger (45,000 nodes, 2026-12-06).
 public struct TokenTrie: Sendable {
     /// The index of the root.
