@@ -227,16 +227,17 @@ struct CalibratedDeciderTests {
     }
 
     /// A neural check asked from p 0.25 that answers from 0.8 of p = σ(4 · margin − 2): sure from a lead of 0.85 nats per token.
-    static func marginCheck(offListMargin: Double = -.infinity) -> DecisionModel.NeuralCheck {
-        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: offListMargin,
+    static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false) -> DecisionModel.NeuralCheck {
+        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: offListMargin, asksOverRunnerUp: asksOverRunnerUp,
                                   model: neuralModel("margin", weight: 4, intercept: -2))
     }
 
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
     static func withNeural(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber?, margin: Double? = 1, score: Double = -2,
-                           free: FlightNumber? = nil, offList: Double? = nil, open: FlightNumber? = nil, unexplained: Double = 0) -> DecisionFeatures {
+                           grammarRank: Int? = nil, free: FlightNumber? = nil, offList: Double? = nil, open: FlightNumber? = nil,
+                           unexplained: Double = 0) -> DecisionFeatures {
         var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil, heard: grammar, unexplained: unexplained)
-        features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: nil,
+        features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: grammarRank,
                                                          freeTranscript: "", freeTranscriptFlight: free,
                                                          offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList)
         return features
@@ -292,6 +293,23 @@ struct CalibratedDeciderTests {
         let same = Self.withNeural(fit: -47, neural: lx40), other = Self.withNeural(fit: -47, neural: lx44)
         #expect(!guarded.neuralCheckMayDecide(same, reading: same.neural!), "the grammar's own flight: its neighbours change nothing")
         #expect(guarded.neuralCheckMayDecide(other, reading: other.neural!), "another flight: they may stop the dispute")
+    }
+
+    @Test("asking over the runner-up, where the grammar would offer a flight the neural model ranks next, it asks which instead of answering its own")
+    func neuralCheckAsksOverRunnerUp() throws {
+        let asking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(asksOverRunnerUp: true))
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        let hair = asking.decide(Self.withNeural(fit: -49, neural: lx44, grammarRank: 1))
+        #expect(hair.decision == .confirm([lx44, lx40]), "p 0.73: the grammar offers LX 40, the neural model's next")
+        #expect(abs(hair.confidence - (1 - 1 / (1 + exp(-2.0)))) < 1e-9, "what the neural decision model leaves the grammar's flight")
+        #expect(asking.decide(Self.withNeural(fit: -49, neural: lx44, grammarRank: 2)).decision == .accepted(lx44), "ranked further down")
+        #expect(asking.decide(Self.withNeural(fit: -49, neural: lx44)).decision == .accepted(lx44), "pruned from the neural model's ranking")
+        #expect(asking.decide(Self.withNeural(fit: -51, neural: lx44, grammarRank: 1)).decision == .accepted(lx44),
+                "p 0.27: below the confirm probability the grammar offers nothing")
+        #expect(asking.decide(Self.withNeural(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44), "nothing of today's heard")
+        #expect(asking.decide(Self.withNeural(fit: -49, neural: lx40, grammarRank: 0)).decision == .accepted(lx40), "the same flight")
+        let answering = Self.fitOnlyDecider(neuralCheck: Self.marginCheck())
+        #expect(answering.decide(Self.withNeural(fit: -49, neural: lx44, grammarRank: 1)).decision == .accepted(lx44), "a check that does not ask there")
     }
 
     @Test("the neural decision model reads the neural model's leads and whether the grammar, the open grammar and the free transcript heard its flight")

@@ -63,11 +63,15 @@ struct DecisionModelSelectionTests {
         #expect(try configuration.decisionModel() == nil)
     }
 
-    @Test("a model folder's own coefficients are read from its file")
+    @Test("a model folder's own coefficients are read from its file, its neural check with them")
     func foreignModelWithCoefficients() throws {
         var expected = DecisionModel.stock
+        let check = try #require(expected.neuralCheck)
+        let asking = DecisionModel.NeuralCheck(probability: check.probability, acceptProbability: check.acceptProbability,
+                                               offListMargin: check.offListMargin, asksOverRunnerUp: true, prompt: check.prompt, model: check.model)
         expected = DecisionModel(inputNames: expected.inputNames, means: expected.means, scales: expected.scales,
-                                 weights: expected.weights.map { $0 / 2 }, intercept: 0.25, acceptProbability: 0.9, confirmProbability: 0.4)
+                                 weights: expected.weights.map { $0 / 2 }, intercept: 0.25, acceptProbability: 0.9, confirmProbability: 0.4,
+                                 neuralCheck: asking)
         let folder = try Self.foreignModel(decisionFile: String(decoding: try JSONEncoder().encode(expected), as: UTF8.self))
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = RecognizerConfiguration()

@@ -258,11 +258,12 @@ class NeuralCheck:
     """Where the neural model is asked to answer (where the grammar's decision does not answer, from the grammar's
     `probability`, or where nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which
     of the neural decision `model`'s probabilities its first flight is answered, and the lead that flight must keep over
-    its off-list neighbours (`off_list`, nats per token; -inf: none asked). With
+    its off-list neighbours (`off_list`, nats per token; -inf: none asked). With `asks_over_runner_up`, it asks
+    instead of answering where the grammar would offer a flight the neural model ranks next (`decide`). With
     `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
-    def __init__(self, probability, model, accept, off_list=-math.inf, disputes_only=False):
+    def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, disputes_only=False):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
-        self.disputes_only = disputes_only
+        self.asks_over_runner_up, self.disputes_only = asks_over_runner_up, disputes_only
 
     @classmethod
     def from_json(cls, data, grammar_model):
@@ -271,7 +272,8 @@ class NeuralCheck:
         neural_model = NeuralModel.__new__(NeuralModel)
         neural_model.grammar_model = grammar_model
         for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
-        return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf))
+        return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf),
+                   data.get("asksOverRunnerUp", False))
 
 def open_grammar_doubts(row):
     """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
@@ -319,8 +321,8 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject on today's grammar (`grammar_decision`);
     with a neural check, "accept_neural" where the neural model is asked and its decision model is sure of another
     flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
-    neural model's flight, then the grammar's) where the grammar answers one flight and the neural check is sure of
-    another."""
+    neural model's flight, then the grammar's) where the neural check is sure of another flight than the one the
+    grammar answers, or (`asks_over_runner_up`) than the one it offers when that flight is the neural model's next."""
     key = (p, accept, confirm, agreement, cross)
     cached = row.get("_grammar")
     if cached is None or cached[0] != key:
@@ -330,7 +332,10 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     sure = neural_answer(row, p, neural, grammar)
     if sure is None: return grammar
     if sure == row["heard_today"]: return "accept"
-    return "dispute" if grammar == "accept" else "accept_neural"
+    # The grammar would offer its flight and the neural model ranks it next: they disagree by a hair, so it may ask.
+    if grammar == "accept" or (neural.asks_over_runner_up and grammar == "confirm" and number(row.get("neural_grammar_rank")) == 1):
+        return "dispute"
+    return "accept_neural"
 
 def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=None):
     """Counted as `flightvoice eval` counts: "right" is the flight said answered, or, for a clip that expects none, no
@@ -407,7 +412,8 @@ def neural_share(rows, model, accept, confirm, agreement, neural):
 def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cross):
     """The neural check, where every dev set has the neural model's readings: the grammar's probability from which it is
     asked, the lead over the off-list neighbours and the neural decision model's probability from which its first
-    flight is answered, the three that answer the flight said most often within the limits of `choose` (at most
+    flight is answered, and whether it asks where the grammar would offer the neural model's next flight
+    (`asks_over_runner_up`), the four that answer the flight said most often within the limits of `choose` (at most
     MAX_WRONG wrong, no clip naming no flight answered) and with no more wrong flights on any dev set than the grammar's
     decision with the check's disputes alone (`decide`): the check is there to answer more, not to spend what is left of
     the wrong-flight budget or what its disputes saved of it. Ties go to the surer answer, then to the check asked less.
@@ -426,10 +432,11 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
         if own >= accept: break
         for off_list in [-math.inf] + [i / 10 for i in range(-8, 3)]:
             for sure in [i / 200 for i in range(100, 200)] + [0.995, 0.999]:
-                neural = NeuralCheck(own, neural_model, sure, off_list)
-                ok, right = tally(neural)
-                if ok and (best is None or (right, off_list, sure, own) > best[0]):
-                    best = ((right, off_list, sure, own), neural)
+                for asks in (False, True):
+                    neural = NeuralCheck(own, neural_model, sure, off_list, asks)
+                    ok, right = tally(neural)
+                    if ok and (best is None or (right, off_list, sure, own, asks) > best[0]):
+                        best = ((right, off_list, sure, own, asks), neural)
     if best is None or best[0][0] <= baseline: return None
     return best[1]
 
@@ -461,7 +468,8 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
         m = neural.model
         off_list = "" if not math.isfinite(neural.off_list) else f", offListMargin: {neural.off_list:.3g}"
         prompted = f",\n            prompt: {json.dumps(prompt)}" if prompt else ""
-        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}{prompted}, model: NeuralDecisionModel(\n"
+        asks = ", asksOverRunnerUp: true" if neural.asks_over_runner_up else ""
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}{asks}{prompted}, model: NeuralDecisionModel(\n"
                         f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
@@ -496,6 +504,7 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
         **({} if neural is None else {"neuralCheck": {
             "probability": float(f"{neural.probability:.3g}"), "acceptProbability": float(f"{neural.accept:.3g}"),
             **({"offListMargin": float(f"{neural.off_list:.3g}")} if math.isfinite(neural.off_list) else {}),
+            **({"asksOverRunnerUp": True} if neural.asks_over_runner_up else {}),
             **({"prompt": prompt} if prompt else {}),
             "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
                       "scales": [float(f"{v:.6g}") for v in neural.model.scales],
@@ -559,7 +568,8 @@ def main():
           + ("" if cross is None else f", accept at p >= {cross[0]} when the second model's own decision heard the same flight at p >= {cross[1]}")
           + ("" if neural is None else f", and the neural model's first flight where p >= {neural.probability} (or nothing "
              f"of today's was heard) when the neural decision model gives it >= {neural.accept}"
-             + ("" if not math.isfinite(neural.off_list) else f" and it leads its off-list neighbours by >= {neural.off_list}")))
+             + ("" if not math.isfinite(neural.off_list) else f" and it leads its off-list neighbours by >= {neural.off_list}")
+             + (", asking where the grammar would offer the neural model's next flight" if neural.asks_over_runner_up else "")))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     if neural_model:
         print(f"neural decision model, fitted on the {sum(neural_model.use(r) for r in neural_sets['training'])} training clips "

@@ -158,15 +158,21 @@ struct Decider: Sendable {
     /// The calibrated decision and its confidence: on today's grammar (`grammarDecision`), unless the neural check is sure
     /// of the neural model's first flight (as sure as the neural decision model says). Then, where the grammar answers
     /// another flight, the two disagree and it asks which (the neural model's flight first: on our dev and check voices,
-    /// the one said each time); where it may answer (`neuralCheckAnswers`), it answers that flight.
+    /// the one said each time); where it may answer (`neuralCheckAnswers`), it answers that flight, unless the grammar
+    /// would offer another that the neural model ranks next and the check asks then (`asksOverRunnerUp`).
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
-        guard let check = model.neuralCheck, let flight = features.neural?.flight,
+        guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
               let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check), sure >= check.acceptProbability else {
             return (grammar, probability)
         }
         if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
-        return neuralCheckAnswers(features, probability: probability, grammar: grammar) ? (.accepted(flight), sure) : (grammar, probability)
+        guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
+        if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
+           reading.grammarFlightRank == 1 {
+            return (.confirm([flight, offered]), 1 - sure)
+        }
+        return (.accepted(flight), sure)
     }
 
     /// The calibrated decision on today's grammar alone (and the second models that confirm its flight).

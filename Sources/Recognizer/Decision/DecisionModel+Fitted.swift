@@ -11,7 +11,7 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.875, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.83, offListMargin: -0.6, asksOverRunnerUp: true,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
             means: [-3.21547, 0.710184, -0.0346558, 0.425451, 0.762398, 0.574549, 0.0883191, 0.0892688, 26.4965],

@@ -75,27 +75,34 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         /// nearest. Its reading enters `model` too, but too weakly to stop that on its own: the right flight is often
         /// scored a little below a neighbour.
         public let offListMargin: Double
+        /// True where the check asks instead of answering when the grammar would offer another flight that the neural
+        /// model ranks next (`NeuralReading.grammarFlightRank` 1): a disagreement by a hair. Chosen on the dev voices
+        /// with the rest of the check: asking there lets the check answer elsewhere from a lower probability.
+        public let asksOverRunnerUp: Bool
         /// The prompt the neural pass reads after (`NeuralPassConfiguration.prompt`; "" for none): `model` was fitted on
         /// readings made after it, so the recognizer reads after it too.
         public let prompt: String
         /// The probability that the neural model's first flight is the one said.
         public let model: NeuralDecisionModel
 
-        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, prompt: String = "",
-                    model: NeuralDecisionModel) {
+        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false,
+                    prompt: String = "", model: NeuralDecisionModel) {
             self.probability = probability
             self.acceptProbability = acceptProbability
             self.offListMargin = offListMargin
+            self.asksOverRunnerUp = asksOverRunnerUp
             self.prompt = prompt
             self.model = model
         }
 
-        /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; or the prompt: none.
+        /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; the prompt: none;
+        /// asking over the runner-up: it does not.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability),
                       acceptProbability: try values.decode(Double.self, forKey: .acceptProbability),
                       offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
+                      asksOverRunnerUp: try values.decodeIfPresent(Bool.self, forKey: .asksOverRunnerUp) ?? false,
                       prompt: try values.decodeIfPresent(String.self, forKey: .prompt) ?? "",
                       model: try values.decode(NeuralDecisionModel.self, forKey: .model))
         }
