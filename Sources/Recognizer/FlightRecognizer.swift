@@ -381,10 +381,10 @@ public final class FlightRecognizer {
         let reading = try todaysGrammar.decode(cepstra)
         cost.steps.todaysGrammar = ThreadCPUClock.seconds() - grammarStarted
         try cancellation?.check()
-        guard reading.hasPath else {
-            // No path through the grammar: speech if the detector heard enough of it.
-            return unheard(reading.frameCount >= configuration.thresholds.minimumSpeechFrames ? .rejected(.noHypothesis) : .noSpeech)
-        }
+        let heardSpeech = reading.frameCount >= configuration.thresholds.minimumSpeechFrames
+        // No path through the grammar: speech if the detector heard enough of it, which the neural pass may still read
+        // as one of today's flights, as where the grammar's path names none.
+        guard reading.hasPath || (heardSpeech && asksNeuralPass) else { return unheard(heardSpeech ? .rejected(.noHypothesis) : .noSpeech) }
         if rivalBesideComparisons, prediction == nil, configuration.concurrentPasses, runningPrediction?.isRunning != true {
             let heard = grammar.flights(in: reading.text)
             if !heard.isEmpty { prediction = try startRivalPrediction(of: heard, cepstra, after: nil, cancellation: cancellation) }
@@ -451,8 +451,13 @@ public final class FlightRecognizer {
             cost.steps.neuralAhead = true
             cost.steps.neuralUnused = features.neural == nil
         }
+        var verdict = decider.decide(features)
+        if !reading.hasPath, verdict.decision.isRejected {
+            verdict = Decider.Verdict(decision: .rejected(.noHypothesis), confidence: verdict.confidence, fitScore: verdict.fitScore,
+                                      fitScoreWithoutRival: verdict.fitScoreWithoutRival, wordConfidences: verdict.wordConfidences)
+        }
         let normalizer = normalizer
-        return RecognitionResult(features: features, verdict: decider.decide(features), keptFrames: utterance.keptFrames,
+        return RecognitionResult(features: features, verdict: verdict, keptFrames: utterance.keptFrames,
                                  readAlternative: { normalizer.normalize($0).candidates },
                                  audioDuration: utterance.duration, decodeSeconds: (clock.now - started).seconds)
     }

@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.83, offListMargin: -0.6, asksOverRunnerUp: true,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.815, offListMargin: -0.6, asksOverRunnerUp: true,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.21547, 0.710184, -0.0346558, 0.425451, 0.762398, 0.574549, 0.0883191, 0.0892688, 26.4965],
-            scales: [1.37014, 0.640671, 0.489179, 0.494411, 1.63574, 0.494411, 0.283758, 0.285131, 10.3865],
-            weights: [0.929059, 2.09565, 0.48949, 0.643252, 0.573622, -0.643252, 0.252766, 0.363648, -0.121292],
-            intercept: 2.08018)))
+            means: [-3.27604, 0.690349, -0.0460445, 0.407273, 0.729822, 0.55, 0.0845455, 0.0863636, 26.4983],
+            scales: [1.39511, 0.639849, 0.48592, 0.491326, 1.60782, 0.497494, 0.278204, 0.2809, 10.4146],
+            weights: [1.00632, 2.12689, 0.505646, 1.03909, 0.554037, -0.225694, 0.258181, 0.349418, -0.107565],
+            intercept: 1.92771)))
 }
