@@ -420,10 +420,14 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     Where it is asked does not bound its cost: to dispute the grammar's answers the pass runs on nearly every clip
     heard. None when nothing answers more than without it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
+    disputes_alone = {}  # wrong flights per dev set with the disputes alone, which depend only on (accept, off_list)
     def tally(neural):
         counts = [(outcomes(rows, model, accept, confirm, agreement, cross, neural), len(rows)) for rows in dev_sets]
-        disputing = NeuralCheck(neural.probability, neural.model, neural.accept, neural.off_list, disputes_only=True) if neural else None
-        without = [outcomes(rows, model, accept, confirm, agreement, cross, disputing)["wrong"] for rows in dev_sets]
+        key = (neural.accept, neural.off_list) if neural else None
+        if key not in disputes_alone:
+            disputing = NeuralCheck(neural.probability, neural.model, neural.accept, neural.off_list, disputes_only=True) if neural else None
+            disputes_alone[key] = [outcomes(rows, model, accept, confirm, agreement, cross, disputing)["wrong"] for rows in dev_sets]
+        without = disputes_alone[key]
         return (all(c["wrong"] <= min(MAX_WRONG * n, before) and c["noflight_answered"] == 0 for (c, n), before in zip(counts, without)),
                 round(sum(c["right"] / n for c, n in counts), 9))
     baseline = tally(None)[1]
