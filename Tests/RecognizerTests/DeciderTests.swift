@@ -227,9 +227,9 @@ struct CalibratedDeciderTests {
     }
 
     /// A neural check asked from p 0.25 that answers from 0.8 of p = σ(4 · margin − 2): sure from a lead of 0.85 nats per token.
-    static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false) -> DecisionModel.NeuralCheck {
-        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, offListMargin: offListMargin, asksOverRunnerUp: asksOverRunnerUp,
-                                  model: neuralModel("margin", weight: 4, intercept: -2))
+    static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false, disputeProbability: Double? = nil) -> DecisionModel.NeuralCheck {
+        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, disputeProbability: disputeProbability, offListMargin: offListMargin,
+                                  asksOverRunnerUp: asksOverRunnerUp, model: neuralModel("margin", weight: 4, intercept: -2))
     }
 
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
@@ -293,6 +293,22 @@ struct CalibratedDeciderTests {
         let same = Self.withNeural(fit: -47, neural: lx40), other = Self.withNeural(fit: -47, neural: lx44)
         #expect(!guarded.neuralCheckMayDecide(same, reading: same.neural!), "the grammar's own flight: its neighbours change nothing")
         #expect(guarded.neuralCheckMayDecide(other, reading: other.neural!), "another flight: they may stop the dispute")
+    }
+
+    @Test("from its dispute probability, below the one it answers from, the neural check asks which where the grammar answers another flight")
+    func neuralCheckDisputesFromItsOwnProbability() throws {
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(disputeProbability: 0.5))
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        let likely = Self.withNeural(fit: -47, neural: lx44, margin: 0.6)
+        let disputed = checking.decide(likely)
+        #expect(disputed.decision == .confirm([lx44, lx40]), "p 0.60 of LX 44: the grammar's LX 40 more likely wrong than right")
+        #expect(abs(disputed.confidence - (1 - 1 / (1 + exp(-0.4)))) < 1e-9)
+        #expect(checking.neuralCheckMayDecide(likely, reading: likely.neural!))
+        #expect(Self.fitOnlyDecider(neuralCheck: Self.marginCheck()).decide(likely).decision == .accepted(lx40), "by default it disputes from 0.8")
+        #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0.4)).decision == .accepted(lx40), "p 0.40: the grammar's answer")
+        let unanswered = Self.withNeural(fit: -49, neural: lx44, margin: 0.6)
+        #expect(checking.decide(unanswered).decision == .confirm([lx40]), "where the grammar asks, it answers only from 0.8")
+        #expect(!checking.neuralCheckMayDecide(unanswered, reading: unanswered.neural!))
     }
 
     @Test("asking over the runner-up, where the grammar would offer a flight the neural model ranks next, it asks which instead of answering its own")

@@ -67,7 +67,7 @@ struct DecisionModelSelectionTests {
     func foreignModelWithCoefficients() throws {
         var expected = DecisionModel.stock
         let check = try #require(expected.neuralCheck)
-        let asking = DecisionModel.NeuralCheck(probability: check.probability, acceptProbability: check.acceptProbability,
+        let asking = DecisionModel.NeuralCheck(probability: check.probability, acceptProbability: check.acceptProbability, disputeProbability: 0.6,
                                                offListMargin: check.offListMargin, asksOverRunnerUp: true, prompt: check.prompt, model: check.model)
         expected = DecisionModel(inputNames: expected.inputNames, means: expected.means, scales: expected.scales,
                                  weights: expected.weights.map { $0 / 2 }, intercept: 0.25, acceptProbability: 0.9, confirmProbability: 0.4,

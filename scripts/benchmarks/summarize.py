@@ -276,6 +276,7 @@ def refit(train_path):
     if devs and all(os.path.exists(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS):
         training, *dev_sets = [fit.load(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS]
         neural = fit.choose_neural(dev_sets, model, fit.NeuralModel(training, model), accept, confirm, agreement, None)
+        if neural is not None: neural = fit.choose_dispute(dev_sets, model, neural, accept, confirm, agreement, None)
     return Calibrated(model, accept, confirm, agreement, cross,
                       f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`", neural)
 
@@ -298,8 +299,10 @@ def describe_neural(neural):
     if neural is None: return ""
     guard = "" if not math.isfinite(neural.off_list) else (f" and it scores at most {-neural.off_list:g} nats per token below the "
                                                            "flights one digit or letter away that do not fly today")
+    dispute = "" if neural.dispute == neural.accept else (f"; it asks which where the grammar answers another flight and the "
+                                                          f"neural decision model gives its own ≥ {neural.dispute:g}")
     return (f", and the neural model's first flight where p ≥ {neural.probability:g} (or nothing of today's was heard) when "
-            f"the neural decision model gives it ≥ {neural.accept:g}{guard}")
+            f"the neural decision model gives it ≥ {neural.accept:g}{guard}{dispute}")
 
 def report(calibrated, sets, reliable, telephone=None):
     """Prints the accuracy sections for `sets` [(name, features, manifest)], with reliability tables for `reliable`;

@@ -37,7 +37,8 @@ probabilities a flight both heard is answered (the one that answers the flight s
       pairs each clip of the dev or check file NAME (or of the training file, NAME `training`) with the neural model's
       reading of it (by file name; `flightvoice eval --neural --features`). With readings of the training clips, also
       fits the neural decision model (`NeuralModel`: the probability that the neural model's first flight is the flight
-      said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`).
+      said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`) and where it
+      disputes the grammar's answers (`choose_dispute`).
   --neural-prompt TEXT
       the prompt the neural readings were made after (`DecisionModel.NeuralCheck.prompt`; none by default): written
       into the check, whose readings the recognizer then makes after it.
@@ -259,11 +260,17 @@ class NeuralCheck:
     `probability`, or where nothing of today's was heard; it also disputes the grammar's answers, `decide`), from which
     of the neural decision `model`'s probabilities its first flight is answered, and the lead that flight must keep over
     its off-list neighbours (`off_list`, nats per token; -inf: none asked). With `asks_over_runner_up`, it asks
-    instead of answering where the grammar would offer a flight the neural model ranks next (`decide`). With
-    `disputes_only`, it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
-    def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, disputes_only=False):
+    instead of answering where the grammar would offer a flight the neural model ranks next (`decide`). It disputes
+    the grammar's answer of another flight from `dispute` (default: `accept`; `choose_dispute`). With `disputes_only`,
+    it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
+    def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, disputes_only=False, dispute=None):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
         self.asks_over_runner_up, self.disputes_only = asks_over_runner_up, disputes_only
+        self.dispute = accept if dispute is None else dispute
+
+    def disputing_from(self, dispute):
+        """This check, disputing the grammar's answers from `dispute`."""
+        return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, self.disputes_only, dispute)
 
     @classmethod
     def from_json(cls, data, grammar_model):
@@ -273,7 +280,7 @@ class NeuralCheck:
         neural_model.grammar_model = grammar_model
         for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
         return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf),
-                   data.get("asksOverRunnerUp", False))
+                   data.get("asksOverRunnerUp", False), dispute=data.get("disputeProbability"))
 
 def open_grammar_doubts(row):
     """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
@@ -298,12 +305,13 @@ def wants_neural(row, p, neural, grammar):
 def neural_answer(row, p, neural, grammar):
     """The neural model's first flight where it was asked (`wants_neural`, or, to dispute it, where the `grammar`'s
     decision answers a flight), it keeps the check's lead over its off-list neighbours and the neural decision model is
-    sure of it (`Decider.neuralProbability`), whatever flight (if any) today's grammar heard."""
+    sure of it (`Decider.neuralProbability`; to dispute, from the check's `dispute`), whatever flight (if any) today's
+    grammar heard."""
     if neural is None or row["neural"] is None or not row["neural"][0]: return None
     if not (grammar == "accept" or (wants_neural(row, p, neural, grammar) and not neural.disputes_only)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
-    return row["neural"][0] if neural.model.probability(row) >= neural.accept else None
+    return row["neural"][0] if neural.model.probability(row) >= (neural.dispute if grammar == "accept" else neural.accept) else None
 
 def grammar_decision(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides on today's grammar and the second models that confirm its flight
@@ -444,6 +452,21 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     if best is None or best[0][0] <= baseline: return None
     return best[1]
 
+DISPUTE_FLOOR = 0.5
+
+def choose_dispute(dev_sets, model, neural, accept, confirm, agreement, cross):
+    """The neural decision model's probability from which the check disputes the grammar's answer of another flight:
+    the lowest from DISPUTE_FLOOR up to the check's own accept probability at which disputing costs no dev set a right
+    answer. From 0.5 the neural model's flight is more likely the one said than not, so the grammar's other flight is
+    more likely wrong than right: asking is the better bet wherever no right answer on the dev voices says otherwise."""
+    def rights(check): return [outcomes(rows, model, accept, confirm, agreement, cross, check)["right"] for rows in dev_sets]
+    at_accept = rights(neural)
+    for dispute in [DISPUTE_FLOOR + i / 20 for i in range(0, 20)]:
+        if dispute >= neural.accept: break
+        candidate = neural.disputing_from(dispute)
+        if rights(candidate) == at_accept: return candidate
+    return neural
+
 def reliability(rows, model, label=None):
     """Predicted against observed: `model.probability` of each row `model` judges (`use`; else the rows that heard a
     flight) against `label(row)`, else its own `label`, else whether the flight heard is the one said."""
@@ -473,7 +496,8 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
         off_list = "" if not math.isfinite(neural.off_list) else f", offListMargin: {neural.off_list:.3g}"
         prompted = f",\n            prompt: {json.dumps(prompt)}" if prompt else ""
         asks = ", asksOverRunnerUp: true" if neural.asks_over_runner_up else ""
-        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{off_list}{asks}{prompted}, model: NeuralDecisionModel(\n"
+        dispute = "" if neural.dispute == neural.accept else f", disputeProbability: {neural.dispute:.3g}"
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{off_list}{asks}{prompted}, model: NeuralDecisionModel(\n"
                         f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
@@ -507,6 +531,7 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
         **({} if cross is None else {"crossCheck": {"probability": float(f"{cross[0]:.3g}"), "otherModelProbability": float(f"{cross[1]:.3g}")}}),
         **({} if neural is None else {"neuralCheck": {
             "probability": float(f"{neural.probability:.3g}"), "acceptProbability": float(f"{neural.accept:.3g}"),
+            **({} if neural.dispute == neural.accept else {"disputeProbability": float(f"{neural.dispute:.3g}")}),
             **({"offListMargin": float(f"{neural.off_list:.3g}")} if math.isfinite(neural.off_list) else {}),
             **({"asksOverRunnerUp": True} if neural.asks_over_runner_up else {}),
             **({"prompt": prompt} if prompt else {}),
@@ -565,6 +590,8 @@ def main():
     neural = None
     if neural_model and devs and all(name in neural_sets for name, _ in devs):
         neural = choose_neural([neural_sets[name] for name, _ in devs], model, neural_model, accept, confirm, agreement, None)
+        if neural is not None:
+            neural = choose_dispute([neural_sets[name] for name, _ in devs], model, neural, accept, confirm, agreement, None)
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
           f"accept at p >= {accept}, confirm at p >= {confirm}"
@@ -573,7 +600,8 @@ def main():
           + ("" if neural is None else f", and the neural model's first flight where p >= {neural.probability} (or nothing "
              f"of today's was heard) when the neural decision model gives it >= {neural.accept}"
              + ("" if not math.isfinite(neural.off_list) else f" and it leads its off-list neighbours by >= {neural.off_list}")
-             + (", asking where the grammar would offer the neural model's next flight" if neural.asks_over_runner_up else "")))
+             + (", asking where the grammar would offer the neural model's next flight" if neural.asks_over_runner_up else "")
+             + f"; it disputes the grammar's answer of another flight from {neural.dispute}"))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     if neural_model:
         print(f"neural decision model, fitted on the {sum(neural_model.use(r) for r in neural_sets['training'])} training clips "

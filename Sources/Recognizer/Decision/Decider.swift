@@ -114,7 +114,7 @@ struct Decider: Sendable {
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
         if let answered = grammar.acceptedFlight, reading.flight == answered { return false }
         guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
-        return highest >= check.acceptProbability
+        return highest >= (grammar.acceptedFlight == nil ? check.acceptProbability : check.disputeProbability)
     }
 
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
@@ -155,19 +155,24 @@ struct Decider: Sendable {
                        fitScore: fitScore, fitScoreWithoutRival: withoutRival, wordConfidences: wordConfidences)
     }
 
-    /// The calibrated decision and its confidence: on today's grammar (`grammarDecision`), unless the neural check is sure
-    /// of the neural model's first flight (as sure as the neural decision model says). Then, where the grammar answers
-    /// another flight, the two disagree and it asks which (the neural model's flight first: on our dev and check voices,
-    /// the one said each time); where it may answer (`neuralCheckAnswers`), it answers that flight, unless the grammar
-    /// would offer another that the neural model ranks next and the check asks then (`asksOverRunnerUp`).
+    /// The calibrated decision and its confidence: on today's grammar (`grammarDecision`), unless the neural check
+    /// reads another flight. Where the grammar answers another flight and the neural decision model thinks its own likely
+    /// enough (`disputeProbability`), the two disagree and it asks which (the neural model's flight first: on our dev and
+    /// check voices, the one said each time). Where it may answer (`neuralCheckAnswers`) and is sure of its flight
+    /// (`acceptProbability`), it answers that flight, unless the grammar would offer another that the neural model ranks
+    /// next and the check asks then (`asksOverRunnerUp`).
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
-              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check), sure >= check.acceptProbability else {
+              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check) else {
             return (grammar, probability)
         }
-        if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
-        guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
+        if let answered = grammar.acceptedFlight, answered != flight, sure >= check.disputeProbability {
+            return (.confirm([flight, answered]), 1 - sure)
+        }
+        guard sure >= check.acceptProbability, neuralCheckAnswers(features, probability: probability, grammar: grammar) else {
+            return (grammar, probability)
+        }
         if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
            reading.grammarFlightRank == 1 {
             return (.confirm([flight, offered]), 1 - sure)

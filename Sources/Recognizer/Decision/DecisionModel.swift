@@ -67,9 +67,13 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
     public struct NeuralCheck: Sendable, Hashable, Codable {
         /// This model's probability from which the neural model is asked where this model's decision does not answer.
         public let probability: Double
-        /// The neural decision model's probability from which the neural model's first flight is answered (or, where the
-        /// grammar's decision answers another, disputes that answer).
+        /// The neural decision model's probability from which the neural model's first flight is answered.
         public let acceptProbability: Double
+        /// The neural decision model's probability from which the neural model's first flight disputes the grammar's
+        /// answer of another: the traveller is asked which. At most `acceptProbability`: from 0.5 the grammar's flight is
+        /// more likely wrong than right, and the fitting script asks from the lowest such probability that costs the dev
+        /// voices no right answer.
+        public let disputeProbability: Double
         /// The lead the neural model's first flight must keep over its off-list neighbours (`NeuralReading.offListMargin`,
         /// nats per token) to be answered: a traveller asking for a flight that does not fly today must not get today's
         /// nearest. Its reading enters `model` too, but too weakly to stop that on its own: the right flight is often
@@ -85,10 +89,11 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         /// The probability that the neural model's first flight is the one said.
         public let model: NeuralDecisionModel
 
-        public init(probability: Double, acceptProbability: Double, offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false,
-                    prompt: String = "", model: NeuralDecisionModel) {
+        public init(probability: Double, acceptProbability: Double, disputeProbability: Double? = nil, offListMargin: Double = -.infinity,
+                    asksOverRunnerUp: Bool = false, prompt: String = "", model: NeuralDecisionModel) {
             self.probability = probability
             self.acceptProbability = acceptProbability
+            self.disputeProbability = disputeProbability ?? acceptProbability
             self.offListMargin = offListMargin
             self.asksOverRunnerUp = asksOverRunnerUp
             self.prompt = prompt
@@ -96,11 +101,12 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         }
 
         /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; the prompt: none;
-        /// asking over the runner-up: it does not.
+        /// asking over the runner-up: it does not; the dispute probability: the accept probability.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability),
                       acceptProbability: try values.decode(Double.self, forKey: .acceptProbability),
+                      disputeProbability: try values.decodeIfPresent(Double.self, forKey: .disputeProbability),
                       offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
                       asksOverRunnerUp: try values.decodeIfPresent(Bool.self, forKey: .asksOverRunnerUp) ?? false,
                       prompt: try values.decodeIfPresent(String.self, forKey: .prompt) ?? "",
