@@ -329,8 +329,9 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     """What the Swift Decider decides (n-best off): accept, confirm or reject on today's grammar (`grammar_decision`);
     with a neural check, "accept_neural" where the neural model is asked and its decision model is sure of another
     flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
-    neural model's flight, then the grammar's) where the neural check is sure of another flight than the one the
-    grammar answers, or (`asks_over_runner_up`) than the one it offers when that flight is the neural model's next."""
+    neural model's flight, then the grammar's) where the neural decision model gives another flight than the one the
+    grammar answers the check's dispute probability, or (`asks_over_runner_up`) is sure of another than the one the
+    grammar offers when that flight is the neural model's next."""
     key = (p, accept, confirm, agreement, cross)
     cached = row.get("_grammar")
     if cached is None or cached[0] != key:
