@@ -452,10 +452,7 @@ public final class FlightRecognizer {
             cost.steps.neuralUnused = features.neural == nil
         }
         var verdict = decider.decide(features)
-        if !reading.hasPath, verdict.decision.isRejected {
-            verdict = Decider.Verdict(decision: .rejected(.noHypothesis), confidence: verdict.confidence, fitScore: verdict.fitScore,
-                                      fitScoreWithoutRival: verdict.fitScoreWithoutRival, wordConfidences: verdict.wordConfidences)
-        }
+        if !reading.hasPath, verdict.decision.isRejected { verdict.decision = .rejected(.noHypothesis) }
         let normalizer = normalizer
         return RecognitionResult(features: features, verdict: verdict, keptFrames: utterance.keptFrames,
                                  readAlternative: { normalizer.normalize($0).candidates },

@@ -276,7 +276,6 @@ def refit(train_path):
     if devs and all(os.path.exists(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS):
         training, *dev_sets = [fit.load(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS]
         neural = fit.choose_neural(dev_sets, model, fit.NeuralModel(training, model), accept, confirm, agreement, None)
-        if neural is not None: neural = fit.choose_dispute(dev_sets, model, neural, accept, confirm, agreement, None)
     return Calibrated(model, accept, confirm, agreement, cross,
                       f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`", neural)
 

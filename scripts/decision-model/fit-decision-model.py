@@ -427,7 +427,8 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     decision with the check's disputes alone (`decide`): the check is there to answer more, not to spend what is left of
     the wrong-flight budget or what its disputes saved of it. Ties go to the surer answer, then to the check asked less.
     Where it is asked does not bound its cost: to dispute the grammar's answers the pass runs on nearly every clip
-    heard. None when nothing answers more than without it."""
+    heard. Then where it disputes the grammar's answers (`choose_dispute`). None when nothing answers more than without
+    it."""
     if not all(row["neural"] is not None for rows in dev_sets for row in rows if row["heard"]): return None
     disputes_alone = {}  # wrong flights per dev set with the disputes alone, which depend only on (accept, off_list)
     def tally(neural):
@@ -451,7 +452,7 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
                     if ok and (best is None or (right, off_list, sure, own, asks) > best[0]):
                         best = ((right, off_list, sure, own, asks), neural)
     if best is None or best[0][0] <= baseline: return None
-    return best[1]
+    return choose_dispute(dev_sets, model, best[1], accept, confirm, agreement, cross)
 
 DISPUTE_FLOOR = 0.5
 
@@ -591,8 +592,6 @@ def main():
     neural = None
     if neural_model and devs and all(name in neural_sets for name, _ in devs):
         neural = choose_neural([neural_sets[name] for name, _ in devs], model, neural_model, accept, confirm, agreement, None)
-        if neural is not None:
-            neural = choose_dispute([neural_sets[name] for name, _ in devs], model, neural, accept, confirm, agreement, None)
     chosen_on = ", ".join(name for name, _ in devs) or "the training clips"
     print(f"fitted on {sum(r['heard'] for r in train)} of {len(train)} training clips; chosen on {chosen_on}: "
           f"accept at p >= {accept}, confirm at p >= {confirm}"

@@ -23,7 +23,7 @@ struct Decider: Sendable {
     /// The decision and the numbers it was taken on.
     struct Verdict: Sendable {
         /// What to do.
-        let decision: RecognitionDecision
+        var decision: RecognitionDecision
         /// Utterance confidence, 0...1: 0.5 exactly at the accept threshold.
         let confidence: Double
         /// The fit score with the rival's share; nil when the open grammar found no path.
@@ -114,7 +114,7 @@ struct Decider: Sendable {
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
         if let answered = grammar.acceptedFlight, reading.flight == answered { return false }
         guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
-        return highest >= (grammar.acceptedFlight == nil ? check.acceptProbability : check.disputeProbability)
+        return highest >= check.probabilityToChange(grammar)
     }
 
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
@@ -164,15 +164,12 @@ struct Decider: Sendable {
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
-              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check) else {
+              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check),
+              sure >= check.probabilityToChange(grammar) else {
             return (grammar, probability)
         }
-        if let answered = grammar.acceptedFlight, answered != flight, sure >= check.disputeProbability {
-            return (.confirm([flight, answered]), 1 - sure)
-        }
-        guard sure >= check.acceptProbability, neuralCheckAnswers(features, probability: probability, grammar: grammar) else {
-            return (grammar, probability)
-        }
+        if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
+        guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
         if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
            reading.grammarFlightRank == 1 {
             return (.confirm([flight, offered]), 1 - sure)

@@ -100,6 +100,12 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
             self.model = model
         }
 
+        /// The neural decision model's probability from which the neural model's first flight changes the `grammar`'s
+        /// decision: `disputeProbability` where the grammar answers a flight, else `acceptProbability`.
+        func probabilityToChange(_ grammar: RecognitionDecision) -> Double {
+            grammar.acceptedFlight == nil ? acceptProbability : disputeProbability
+        }
+
         /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; the prompt: none;
         /// asking over the runner-up: it does not; the dispute probability: the accept probability.
         public init(from decoder: any Decoder) throws {
