@@ -162,8 +162,8 @@ public struct RecognizerConfiguration: Sendable {
     /// decision model has a neural check (`DecisionModel.neuralCheck`: where the decision doubts, and wherever it answers,
     /// to dispute the answer) or when measuring (`alwaysReadsNeural`); nil: never asked. The commands set it from their
     /// `neural-check` setting, on by default: on voices held out of every choice the check answers far more queries
-    /// right with about as many wrong flights (corpus 54.5% → 85.5% with 4 → 2 wrong, human check 54.0% → 81.0% with
-    /// 2 → 3; docs/accuracy-and-decisions.md, "The neural check").
+    /// right with no more wrong flights (corpus 54.5% → 85.5% with 4 → 1 wrong, human check 54.0% → 81.0% with 2
+    /// either way; docs/accuracy-and-decisions.md, "The neural check").
     public var neuralModel: String?
     /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
     public var neuralPass = NeuralPassConfiguration()
