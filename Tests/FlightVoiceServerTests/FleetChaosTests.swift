@@ -23,17 +23,25 @@ struct FleetChaosTests {
     /// Pause between kills, in seconds: long enough for a restarted server to load its models and take work.
     static let killPause = 1.0...3.0
 
-    /// The clip every job decodes: `FLIGHTVOICE_CHAOS_CLIP`, else half a second of quiet noise (decoded for real,
+    /// The clip most jobs decode: `FLIGHTVOICE_CHAOS_CLIP`, else half a second of quiet noise (decoded for real,
     /// "no speech" completes the job) so that the batch is quick on a loaded two-core machine.
     static func clip(in folder: URL) throws -> URL {
         if let path = environment["FLIGHTVOICE_CHAOS_CLIP"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let url = folder.appendingPathComponent("short.wav")
-        try quietWAV(seconds: 0.5).write(to: url)
+        try noiseWAV(seconds: 0.5, amplitude: 60).write(to: url)
         return url
     }
 
-    /// A 16 kHz, 16-bit mono WAV of low random noise.
-    static func quietWAV(seconds: Double) -> Data {
+    /// The clip of the batch's last jobs: ten seconds of loud noise, which the recognizer decodes in full (about two
+    /// seconds), so that a kill can land in the middle of a decode however fast the short ones are.
+    static func longClip(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("long.wav")
+        try noiseWAV(seconds: 10, amplitude: 3_000).write(to: url)
+        return url
+    }
+
+    /// A 16 kHz, 16-bit mono WAV of random noise within ±`amplitude`.
+    static func noiseWAV(seconds: Double, amplitude: Int16) -> Data {
         let rate = 16_000
         let samples = Int(Double(rate) * seconds)
         var data = Data()
@@ -42,7 +50,7 @@ struct FleetChaosTests {
         append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2)); append(UInt16(2)); append(UInt16(16))
         data.append(contentsOf: Array("data".utf8)); append(UInt32(samples * 2))
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<samples { append(Int16.random(in: -60...60, using: &generator)) }
+        for _ in 0..<samples { append(Int16.random(in: -amplitude...amplitude, using: &generator)) }
         return data
     }
 
@@ -54,6 +62,7 @@ struct FleetChaosTests {
         let receiver = try CallbackReceiver()
         let folders = try (0..<Self.serverCount).map { _ in try ServerProcess.makeDataFolder() }
         let clip = try Self.clip(in: folders[0])
+        let longClip = try Self.longClip(in: folders[0])
         let arguments = ["--database", url, "--lease-seconds", String(Self.leaseSeconds), "--drain-seconds", "0"]
         var servers = try folders.map { try ServerProcess(dataFolder: $0, arguments: arguments) }
         defer { servers.forEach { $0.cleanUp() } }
@@ -66,26 +75,50 @@ struct FleetChaosTests {
         let names = (0..<Self.jobCount).map { "chaos-\($0)" }
         var nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
         var kills = 0
+        // Jobs a kill left in progress under the dead server's lease: another server must take each over.
+        var interrupted: Set<String> = []
+        /// The jobs in progress, by the server holding them (a lease owner is "host:pid:…").
+        func jobsInProgress() throws -> [(name: String, server: Int)] {
+            let rows = try TestPostgres.column("SELECT name || ' ' || lease_owner FROM transcription_jobs WHERE status = 'IN_PROGRESS'", url: url)
+            return rows.compactMap { row in
+                guard let parts = row?.split(separator: " ", maxSplits: 1), parts.count == 2 else { return nil }
+                let server = servers.indices.first { parts[1].contains(":\(servers[$0].process.processIdentifier):") }
+                return server.map { (String(parts[0]), $0) }
+            }
+        }
         func kill(_ victim: Int) throws {
+            let held = try jobsInProgress().filter { $0.server == victim }.map(\.name)
+            let owner = ":\(servers[victim].process.processIdentifier):"
             servers[victim].stop(signal: SIGKILL)
             kills += 1
+            let stillHeld = try TestPostgres.column("SELECT name FROM transcription_jobs WHERE status = 'IN_PROGRESS' AND strpos(lease_owner, $1) > 0", [owner], url: url)
+            interrupted.formUnion(held.filter { stillHeld.contains($0) })
             servers[victim] = try ServerProcess(dataFolder: folders[victim], arguments: arguments)
             nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
         }
-        func killOneAtRandom() throws { try kill(Int.random(in: 0..<Self.serverCount, using: &generator)) }
+        // A server still loading its models holds no job, and a kill of it tests nothing: kill one that holds a job
+        // where there is one.
+        func killOneAtRandom() throws {
+            let holders = try jobsInProgress().map(\.server)
+            try kill(holders.randomElement(using: &generator) ?? Int.random(in: 0..<Self.serverCount, using: &generator))
+        }
         for (index, name) in names.enumerated() {
             var created = false
             for attempt in 0..<(Self.serverCount * 3) where !created {
-                let status = try? servers[(index + attempt) % Self.serverCount].createJob(name, clip: clip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status
+                let status = try? servers[(index + attempt) % Self.serverCount].createJob(name, clip: index < names.count - Self.serverCount ? clip : longClip, query: "languageCode=en-US&callbackUrl=\(receiver.url)").status
                 created = status == 201 || (status == 409 && attempt > 0)
             }
             #expect(created, "job \(name) was accepted by some server")
             if Date() >= nextKill { try killOneAtRandom() }
         }
-        // On a fast machine the batch can finish between two random kills, each landing between jobs, and then no job
-        // is ever taken over. Every server killed once while the queue still holds jobs leaves jobs mid-decode.
-        if (try store.counts()[.completed] ?? 0) < Self.jobCount {
-            for victim in 0..<Self.serverCount { try kill(victim) }
+        // The batch can finish between random kills that each miss a decode, and then no job is ever taken over: until
+        // a kill has interrupted a decode (the last jobs' long ones are there to be interrupted), kill a server decoding.
+        while interrupted.isEmpty, (try store.counts()[.completed] ?? 0) < Self.jobCount, Date() < deadline {
+            if let victim = try jobsInProgress().map(\.server).randomElement(using: &generator) {
+                try kill(victim)
+            } else {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
         while (try store.counts()[.completed] ?? 0) < Self.jobCount, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.2)
@@ -105,7 +138,9 @@ struct FleetChaosTests {
         #expect(kills > 0)
         let completed = try store.list(status: .completed, nextToken: nil, limit: Self.jobCount + 1).jobs
         #expect(Set(completed.map(\.name)) == Set(names))
-        #expect(completed.contains { $0.attempts > 1 }, "some job was taken over from a killed server (\(kills) kills)")
+        #expect(!interrupted.isEmpty, "some kill interrupted a decode (\(kills) kills)")
+        let takenOver = Set(completed.filter { $0.attempts > 1 }.map(\.name))
+        #expect(interrupted.isSubset(of: takenOver), "every interrupted job was claimed again after the kill: \(interrupted.subtracting(takenOver).sorted())")
         let deliveriesPerJob = try TestPostgres.column("SELECT job_name FROM job_callbacks GROUP BY job_name HAVING count(*) <> 1", url: url)
         #expect(deliveriesPerJob.isEmpty, "one delivery recorded per job")
         #expect(try store.callbackCounts() == (delivered: Self.jobCount, pending: 0, failed: 0), "every delivery acknowledged")
@@ -123,6 +158,6 @@ struct FleetChaosTests {
         // per server).
         let duplicates = accepted.count - once.count
         #expect(duplicates <= kills)
-        print("fleet chaos: \(Self.jobCount) jobs, \(kills) kills, \(completed.filter { $0.attempts > 1 }.count) taken over, \(accepted.count) callbacks received, \(missing.count) missing, \(duplicates) raw duplicates (deduplicated on FlightVoice-Delivery-Id), \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        print("fleet chaos: \(Self.jobCount) jobs, \(kills) kills, \(interrupted.count) interrupted, \(takenOver.count) taken over, \(accepted.count) callbacks received, \(missing.count) missing, \(duplicates) raw duplicates (deduplicated on FlightVoice-Delivery-Id), \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
     }
 }
