@@ -77,7 +77,7 @@ struct FleetChaosTests {
         let longJobs = Set(names.suffix(Self.serverCount))
         var nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
         var kills = 0
-        // Jobs a kill left in progress under the dead server's lease: another server must take each over.
+        // Jobs a kill left in progress under the dead server's lease: each must be claimed again.
         var interrupted: Set<String> = []
         /// The jobs in progress, by the server holding them (a lease owner is "host:pid:…").
         func jobsInProgress() throws -> [(name: String, server: Int)] {

@@ -272,6 +272,11 @@ class NeuralCheck:
         """This check, disputing the grammar's answers from `dispute`."""
         return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, self.disputes_only, dispute)
 
+    def probability_to_change(self, grammar):
+        """The neural decision model's probability from which the first flight changes the `grammar`'s decision
+        (`NeuralCheck.probabilityToChange`): `dispute` where the grammar answers a flight, else `accept`."""
+        return self.dispute if grammar == "accept" else self.accept
+
     @classmethod
     def from_json(cls, data, grammar_model):
         """The check a decision-model.json holds (`model_file`'s "neuralCheck"), judging with `grammar_model`'s probability."""
@@ -311,7 +316,7 @@ def neural_answer(row, p, neural, grammar):
     if not (grammar == "accept" or (wants_neural(row, p, neural, grammar) and not neural.disputes_only)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
-    return row["neural"][0] if neural.model.probability(row) >= (neural.dispute if grammar == "accept" else neural.accept) else None
+    return row["neural"][0] if neural.model.probability(row) >= neural.probability_to_change(grammar) else None
 
 def grammar_decision(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides on today's grammar and the second models that confirm its flight
