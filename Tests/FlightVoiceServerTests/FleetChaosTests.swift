@@ -79,22 +79,24 @@ struct FleetChaosTests {
         var kills = 0
         // Jobs a kill left in progress under the dead server's lease: each must be claimed again.
         var interrupted: Set<String> = []
-        /// The jobs in progress, by the server holding them (a lease owner is "host:pid:…").
+        /// What a lease owner ("host:pid:…") of `server`'s process contains.
+        func leaseMark(of server: Int) -> String { ":\(servers[server].process.processIdentifier):" }
+        /// The jobs in progress, by the server holding them.
         func jobsInProgress() throws -> [(name: String, server: Int)] {
             let rows = try TestPostgres.column("SELECT name || ' ' || lease_owner FROM transcription_jobs WHERE status = 'IN_PROGRESS'", url: url)
             return rows.compactMap { row in
                 guard let parts = row?.split(separator: " ", maxSplits: 1), parts.count == 2 else { return nil }
-                let server = servers.indices.first { parts[1].contains(":\(servers[$0].process.processIdentifier):") }
+                let server = servers.indices.first { parts[1].contains(leaseMark(of: $0)) }
                 return server.map { (String(parts[0]), $0) }
             }
         }
         func kill(_ victim: Int) throws {
-            let held = try jobsInProgress().filter { $0.server == victim }.map(\.name)
-            let owner = ":\(servers[victim].process.processIdentifier):"
+            let mark = leaseMark(of: victim)
             servers[victim].stop(signal: SIGKILL)
             kills += 1
-            let stillHeld = try TestPostgres.column("SELECT name FROM transcription_jobs WHERE status = 'IN_PROGRESS' AND strpos(lease_owner, $1) > 0", [owner], url: url)
-            interrupted.formUnion(held.filter { stillHeld.contains($0) })
+            // The process has exited: whatever it still holds in progress, the kill interrupted.
+            let held = try TestPostgres.column("SELECT name FROM transcription_jobs WHERE status = 'IN_PROGRESS' AND strpos(lease_owner, $1) > 0", [mark], url: url)
+            interrupted.formUnion(held.compactMap { $0 })
             servers[victim] = try ServerProcess(dataFolder: folders[victim], arguments: arguments)
             nextKill = Date().addingTimeInterval(Double.random(in: Self.killPause, using: &generator))
         }
