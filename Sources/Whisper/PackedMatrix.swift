@@ -2,8 +2,8 @@ import CVectorMath
 import Dispatch
 
 /// A weight matrix W (rows × width, row-major as the model stores it) held once as the 16-row panels of half floats
-/// that the product kernel reads (`flightvoice_multiply_packed`): x · Wᵀ for the output projection (the token
-/// embeddings) and every linear layer. A BLAS copied (packed) W on every call, which cost more than the products
+/// that the product kernel reads (`flightvoice_multiply_packed`): x · Wᵀ for every linear layer, and the token
+/// embeddings' rows. A BLAS copied (packed) W on every call, which cost more than the products
 /// for a decoder step's few rows; half floats are the model file's own values, at half the memory of floats.
 ///
 /// Thread rule: immutable after init; share it freely.
@@ -47,21 +47,14 @@ final class PackedMatrix: @unchecked Sendable {
         flightvoice_unpack_row(panels, width, index, row)
     }
 
-    /// x · Wᵀ (x.rows × rows), plus `bias` on every row when given. A product of at least `parallelWork`
-    /// multiply-adds is split by panels over `BLAS.threadCount` threads; the result is the same either way.
+    /// x · Wᵀ (x.rows × rows), plus `bias` on every row when given, split by panels over threads (`PanelSplit`).
     func product(_ x: Matrix, adding bias: [Float]? = nil) -> Matrix {
         precondition(x.columns == width, "rows of \(x.columns), not \(width)")
         var result = Matrix(zeros: x.rows, columns: rows)
-        let panelCount = flightvoice_panel_count(rows)
-        let threads = x.rows * rows * width >= Self.parallelWork ? min(BLAS.threadCount, panelCount) : 1
         x.values.withUnsafeBufferPointer { input in
             result.values.withUnsafeMutableBufferPointer { output in
-                let product = PanelProduct(panels: panels, rows: rows, width: width, panelCount: panelCount,
-                                           input: input.baseAddress!, count: x.rows, output: output.baseAddress!)
-                if threads == 1 {
-                    product.compute(part: 0, of: 1)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: threads) { product.compute(part: $0, of: threads) }
+                PanelSplit.run(rows: rows, multiplyAdds: x.rows * rows * width) { firstPanel, endPanel in
+                    flightvoice_multiply_packed(panels, rows, width, input.baseAddress!, x.rows, output.baseAddress!, firstPanel, endPanel)
                 }
             }
         }
@@ -76,20 +69,30 @@ final class PackedMatrix: @unchecked Sendable {
         }
         return result
     }
-
-    /// About a tenth of a millisecond of products: below it, waking a second thread costs more than it saves.
-    static let parallelWork = 4_000_000
 }
 
-/// One product, for the threads that share it: each writes only the columns of its own panels.
-private struct PanelProduct: @unchecked Sendable {
-    let panels: UnsafePointer<UInt16>
-    let rows: Int, width: Int, panelCount: Int
-    let input: UnsafePointer<Float>
-    let count: Int
-    let output: UnsafeMutablePointer<Float>
+/// A product computed panel by panel, split by panels over `BLAS.threadCount` threads when it is at least
+/// `parallelWork` multiply-adds; each thread writes only the columns of its own panels, so the result is the same
+/// either way.
+enum PanelSplit {
+    /// About a tenth of a millisecond of products: below it, waking a second thread costs more than it saves.
+    static let parallelWork = 4_000_000
 
-    func compute(part: Int, of parts: Int) {
-        flightvoice_multiply_packed(panels, rows, width, input, count, output, panelCount * part / parts, panelCount * (part + 1) / parts)
+    /// Calls `compute(firstPanel, endPanel)` over the panels of a `rows`-row matrix, in parts.
+    static func run(rows: Int, multiplyAdds: Int, _ compute: (Int, Int) -> Void) {
+        let panelCount = flightvoice_panel_count(rows)
+        let threads = multiplyAdds >= parallelWork ? min(BLAS.threadCount, panelCount) : 1
+        guard threads > 1 else { return compute(0, panelCount) }
+        withoutActuallyEscaping(compute) { compute in
+            let parts = Parts(compute: compute)
+            DispatchQueue.concurrentPerform(iterations: threads) { part in
+                parts.compute(panelCount * part / threads, panelCount * (part + 1) / threads)
+            }
+        }
+    }
+
+    /// The work the threads share: each part touches only its own panels' columns.
+    private struct Parts: @unchecked Sendable {
+        let compute: (Int, Int) -> Void
     }
 }

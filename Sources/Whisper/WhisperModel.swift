@@ -97,8 +97,10 @@ public final class WhisperModel: Sendable {
     let encoderPositions: Matrix
     let encoderLayers: [EncoderLayer]
     let encoderNorm: LayerNorm
-    /// Token embeddings, also the output projection (vocabulary × width).
+    /// Token embeddings (vocabulary × width).
     let embeddings: PackedMatrix
+    /// The token embeddings in 12 bits, as the output projection (`QuantizedMatrix`).
+    let outputProjection: QuantizedMatrix
     /// Learned positions of the decoder (text context × width).
     let decoderPositions: Matrix
     let decoderLayers: [DecoderLayer]
@@ -177,6 +179,7 @@ public final class WhisperModel: Sendable {
         }
 
         embeddings = try packed("decoder/embeddings/weight", shape: [dimensions.vocabularySize, width])
+        outputProjection = QuantizedMatrix(quantizing: embeddings)
         convolution1 = try convolution("encoder/conv1", inputs: dimensions.melBandCount)
         convolution2 = try convolution("encoder/conv2", inputs: width)
         encoderPositions = try matrix("encoder/position_encodings/encodings", dimensions.audioContextLength, width)

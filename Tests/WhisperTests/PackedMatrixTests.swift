@@ -93,7 +93,7 @@ struct PackedMatrixTests {
         let weights = (0..<rows * inputs).map { _ in Float.random(in: -1...1, using: &generator) }
         let matrix = PackedMatrix(packing: weights, rows: rows, width: inputs)
         let x = Matrix(rows: 128, columns: inputs, values: (0..<128 * inputs).map { _ in Float.random(in: -1...1, using: &generator) })
-        #expect(x.rows * rows * inputs >= PackedMatrix.parallelWork)
+        #expect(x.rows * rows * inputs >= PanelSplit.parallelWork)
         let threads = BLAS.threadCount
         defer { BLAS.setThreadCount(threads) }
         BLAS.setThreadCount(1)

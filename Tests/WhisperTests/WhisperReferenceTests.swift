@@ -13,9 +13,15 @@ import Testing
     static let melTolerance: Float = 1e-4
     /// Largest difference allowed, per value, in the encoder output (measured: 4.4e-4 at most).
     static let encoderTolerance: Float = 5e-3
-    /// Largest difference allowed in a log-probability, over the whole vocabulary at every position, in nats
-    /// (measured: 4.4e-4 at most, on the 11-token sequence).
-    static let logProbabilityTolerance: Float = 5e-3
+    /// Largest difference allowed in the log-probability of a token scored, in nats (measured: 0.014 at most, from the
+    /// output projection's 12-bit weights and inputs, `QuantizedMatrix`; 4.4e-4 with the half floats it was before).
+    static let logProbabilityTolerance: Float = 0.03
+    /// Largest difference allowed in a log-probability over the whole vocabulary at every position, in nats (measured:
+    /// 0.069 at most, on tokens far below the likely ones).
+    static let vocabularyTolerance: Float = 0.15
+    /// Largest difference allowed between a hypothesis's log-probabilities in a batch and alone (measured: 7.5e-4): its
+    /// rows differ by float rounding, which can move one of the output projection's inputs to the next 12-bit step.
+    static let batchTolerance: Float = 3e-3
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let modelFolder = packageRoot.appendingPathComponent("models/whisper-tiny.en")
@@ -187,7 +193,7 @@ import Testing
                 }
                 print("\(clip.name) \(sequence.prompt.isEmpty ? "" : "(prompted) ")\(sequence.tokens): worst token log-prob |difference| \(worstToken), over the vocabulary \(worstRow)")
                 #expect(worstToken <= Self.logProbabilityTolerance)
-                #expect(worstRow <= Self.logProbabilityTolerance, "\(clip.name) \(sequence.tokens): log-softmax rows differ by \(worstRow)")
+                #expect(worstRow <= Self.vocabularyTolerance, "\(clip.name) \(sequence.tokens): log-softmax rows differ by \(worstRow)")
             }
         }
     }
@@ -232,7 +238,7 @@ import Testing
         let alone = [(lx.states[0], 2319), (lx.states[0], 604), (lima.states[0], 1395)].map { model.step(encoding, states: [$0.0], tokens: [$0.1]) }
         for (index, single) in alone.enumerated() {
             let difference = Self.maximumDifference(batch.logProbabilities.row(index), single.logProbabilities.row(0))
-            #expect(difference <= 1e-4, "hypothesis \(index) differs by \(difference) in a batch")
+            #expect(difference <= Self.batchTolerance, "hypothesis \(index) differs by \(difference) in a batch")
             #expect(batch.states[index].length == 4)
         }
         // Sequences of different lengths fed to forked hypotheses in one pass give every position what steps give.
@@ -240,18 +246,18 @@ import Testing
         #expect(fed2.states.map(\.length) == [5, 6])
         #expect(fed2.rowOffsets == [0, 2])
         let lx40 = model.step(encoding, states: [lx.states[0]], tokens: [2319])
-        #expect(Self.maximumDifference(fed2.distribution(sequence: 0, position: 0), lx40.logProbabilities.row(0)) <= 1e-4)
+        #expect(Self.maximumDifference(fed2.distribution(sequence: 0, position: 0), lx40.logProbabilities.row(0)) <= Self.batchTolerance)
         var limaStep = lima
         for (position, token) in [1395, 12, 2433].enumerated() {
             limaStep = model.step(encoding, states: limaStep.states, tokens: [token])
-            #expect(Self.maximumDifference(fed2.distribution(sequence: 1, position: position), limaStep.logProbabilities.row(0)) <= 1e-4)
+            #expect(Self.maximumDifference(fed2.distribution(sequence: 1, position: position), limaStep.logProbabilities.row(0)) <= Self.batchTolerance)
         }
         let lastOnly = model.feed(encoding, states: [lx.states[0], lima.states[0]], sequences: [[2319, 13], [1395, 12, 2433]], allPositions: false)
         #expect(lastOnly.logProbabilities.rows == 2)
-        #expect(Self.maximumDifference(lastOnly.distribution(sequence: 1, position: 0), limaStep.logProbabilities.row(0)) <= 1e-4)
+        #expect(Self.maximumDifference(lastOnly.distribution(sequence: 1, position: 0), limaStep.logProbabilities.row(0)) <= Self.batchTolerance)
         // A grandchild of the batch continues as the same sequence fed alone.
         let continued = model.step(encoding, states: [batch.states[0]], tokens: [13])
         let fed = model.feed(encoding, tokens: WhisperTokens.startSequence + [44988, 2319, 13])
-        #expect(Self.maximumDifference(continued.logProbabilities.row(0), fed.logProbabilities.row(0)) <= 1e-4)
+        #expect(Self.maximumDifference(continued.logProbabilities.row(0), fed.logProbabilities.row(0)) <= Self.batchTolerance)
     }
 }

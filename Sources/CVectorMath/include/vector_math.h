@@ -47,4 +47,29 @@ enum flightvoice_packed_kernel { flightvoice_packed_plain, flightvoice_packed_av
 int flightvoice_multiply_packed_with(enum flightvoice_packed_kernel kernel, const uint16_t *packed, size_t rows, size_t width,
                                      const float *x, size_t count, float *out, size_t first_panel, size_t end_panel);
 
+/// Columns of a quantised panel row: `width` rounded up to an even number (a zero past the last column).
+size_t flightvoice_quantized_width(size_t width);
+
+/// 16-bit values of the panels `flightvoice_quantize_row` fills for a `rows` × `width` matrix (zeroed before the first row).
+size_t flightvoice_quantized_size(size_t rows, size_t width);
+
+/// Quantises row `index` of a matrix (`width` floats at `row`) to 12 bits, w ≈ scale · q with q in -2047 ... 2047 and
+/// scale = max |w| / 2047, into its place in `packed`: panels of 16 rows in which each pair of columns holds the
+/// 16 rows' two values side by side. Writes the row's scale.
+void flightvoice_quantize_row(const float *row, size_t width, size_t index, int16_t *packed, float *scale);
+
+/// `flightvoice_multiply_packed` for a quantised matrix (`scales` per row as `flightvoice_quantize_row` wrote them):
+/// each row of x is quantised per row too (to 16 bits at most, fewer where `width` products would overflow a 32-bit
+/// sum), the products summed exactly in 32-bit integers and scaled back to floats. AVX-512 VNNI, or AVX2, where the
+/// CPU has them (chosen at run time), else plain C: every kernel gives the same floats, to the bit.
+void flightvoice_multiply_quantized(const int16_t *packed, const float *scales, size_t rows, size_t width, const float *x,
+                                    size_t count, float *out, size_t first_panel, size_t end_panel);
+
+enum flightvoice_quantized_kernel { flightvoice_quantized_plain, flightvoice_quantized_avx2, flightvoice_quantized_vnni };
+
+/// `flightvoice_multiply_quantized` with one kernel, for tests; returns 0 (and computes nothing) where the CPU lacks it.
+int flightvoice_multiply_quantized_with(enum flightvoice_quantized_kernel kernel, const int16_t *packed, const float *scales,
+                                        size_t rows, size_t width, const float *x, size_t count, float *out,
+                                        size_t first_panel, size_t end_panel);
+
 #endif
