@@ -2,7 +2,7 @@
 // thirds of a decoder step's time in half floats. W is quantised once, per row, to 12 bits (scale = max |w| / 2047)
 // and x per row on every call, as finely as a 32-bit sum of `width` products allows; both are held in 16 bits, in
 // panels of 16 rows × 2 columns, the layout of AVX-512 VNNI's pairwise 16-bit dot products. (8 bits, twice as fast,
-// moved Whisper's log-probabilities by up to 0.4 nat: its final activations reach 10 times their median.) The integer
+// moved Whisper's log-probabilities by up to 0.4 nat: its last activations reach 13 times their median.) The integer
 // sums are exact, so every kernel gives the same sums and the same floats: what the recogniser reads does not depend
 // on the CPU.
 #include "vector_math.h"
@@ -154,9 +154,7 @@ static void multiply_vnni(const int16_t *packed, const float *scales, size_t row
     }
     free(sums);
 }
-#endif
 
-#if defined(__x86_64__)
 // `R` input rows of one panel, its lanes in two 8-lane halves: per pair of columns, two loads, R broadcasts, 2R
 // pairwise multiply-adds (the 16-bit dot product VNNI fuses).
 __attribute__((target("avx2"), always_inline))

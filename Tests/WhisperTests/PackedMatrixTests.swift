@@ -93,12 +93,17 @@ struct PackedMatrixTests {
         let weights = (0..<rows * inputs).map { _ in Float.random(in: -1...1, using: &generator) }
         let matrix = PackedMatrix(packing: weights, rows: rows, width: inputs)
         let x = Matrix(rows: 128, columns: inputs, values: (0..<128 * inputs).map { _ in Float.random(in: -1...1, using: &generator) })
-        #expect(x.rows * rows * inputs >= PanelSplit.parallelWork)
+        Self.expectTwoThreadsGiveOnesProduct(x) { matrix.product($0) }
+    }
+
+    /// Checks that `product` of x, large enough to be split, is the same on two threads as on one.
+    static func expectTwoThreadsGiveOnesProduct(_ x: Matrix, _ product: (Matrix) -> Matrix) {
+        #expect(x.rows * product(x).columns * x.columns >= PanelSplit.parallelWork)
         let threads = BLAS.threadCount
         defer { BLAS.setThreadCount(threads) }
         BLAS.setThreadCount(1)
-        let alone = matrix.product(x)
+        let alone = product(x)
         BLAS.setThreadCount(2)
-        #expect(matrix.product(x) == alone)
+        #expect(product(x) == alone)
     }
 }

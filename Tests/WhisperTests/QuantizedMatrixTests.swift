@@ -90,15 +90,17 @@ struct QuantizedMatrixTests {
 
     @Test("a product split by panels, or over two threads, is the whole product to the bit")
     func splitProductsAreExact() {
-        let rows = 600, width = 64
-        let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: Self.random(rows * width), rows: rows, width: width))
-        let x = Matrix(rows: 128, columns: width, values: Self.random(128 * width))
-        #expect(x.rows * rows * width >= PanelSplit.parallelWork)
-        let threads = BLAS.threadCount
-        defer { BLAS.setThreadCount(threads) }
-        BLAS.setThreadCount(1)
-        let alone = matrix.product(x)
-        BLAS.setThreadCount(2)
-        #expect(matrix.product(x) == alone)
+        let rows = 600, width = 64, count = 128
+        let weights = Self.random(rows * width), x = Self.random(count * width)
+        let (panels, scales) = Self.quantized(weights, rows: rows, width: width)
+        let panelCount = flightvoice_panel_count(rows)
+        var whole = [Float](repeating: .nan, count: count * rows), parts = whole
+        flightvoice_multiply_quantized(panels, scales, rows, width, x, count, &whole, 0, panelCount)
+        flightvoice_multiply_quantized(panels, scales, rows, width, x, count, &parts, 0, 5)
+        #expect(parts[(5 * 16)..<rows].allSatisfy { $0.isNaN }, "panels 5 on not written yet")
+        flightvoice_multiply_quantized(panels, scales, rows, width, x, count, &parts, 5, panelCount)
+        #expect(parts == whole)
+        let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: weights, rows: rows, width: width))
+        PackedMatrixTests.expectTwoThreadsGiveOnesProduct(Matrix(rows: count, columns: width, values: x)) { matrix.product($0) }
     }
 }
