@@ -57,12 +57,13 @@ struct QuantizedMatrixTests {
     func productIsCloseToExact() {
         for width in Self.widths {
             let rows = 120, count = 6
+            // Row 0 of W all ones and row 1 of x all 30s, each its range's largest: their product sums near the 32-bit limit
+            // without overflowing.
             var weights = Self.random(rows * width)
-            weights[5] = 1  // each row's largest weight and input is exactly representable ...
-            var x = Self.random(count * width, in: -30...30)
-            x[0] = 30; x[1] = -30  // ... and a row of largest values sums near the 32-bit limit without overflowing
-            x.replaceSubrange(width..<(2 * width), with: repeatElement(30, count: width))
             weights.replaceSubrange(0..<width, with: repeatElement(1, count: width))
+            var x = Self.random(count * width, in: -30...30)
+            x[0] = 30; x[1] = -30
+            x.replaceSubrange(width..<(2 * width), with: repeatElement(30, count: width))
             let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: weights, rows: rows, width: width))
             let halves = weights.map { Float(Float16($0)) }
             let result = matrix.product(Matrix(rows: count, columns: width, values: x))
