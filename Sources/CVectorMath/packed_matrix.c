@@ -6,6 +6,10 @@
 
 #include <string.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 enum { panel_width = flightvoice_panel_rows };
 
 size_t flightvoice_packed_size(size_t rows, size_t width) {
@@ -51,9 +55,23 @@ float flightvoice_half_to_float(uint16_t half) {
     return value;
 }
 
-void flightvoice_unpack_row(const uint16_t *packed, size_t width, size_t i, float *row) {
-    const uint16_t *panel = packed + i / panel_width * panel_width * width;
-    for (size_t k = 0; k < width; k++) row[k] = flightvoice_half_to_float(panel[k * panel_width + i % panel_width]);
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c")))
+static void halves_to_floats_f16c(const uint16_t *halves, size_t count, float *floats) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) _mm256_storeu_ps(floats + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(halves + i))));
+    for (; i < count; i++) floats[i] = flightvoice_half_to_float(halves[i]);
+}
+#endif
+
+void flightvoice_halves_to_floats(const uint16_t *halves, size_t count, float *floats) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c")) {
+        halves_to_floats_f16c(halves, count, floats);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < count; i++) floats[i] = flightvoice_half_to_float(halves[i]);
 }
 
 /// The columns of panel p that are rows of the matrix (16 but in the last panel).
@@ -81,7 +99,6 @@ static void multiply_plain(const uint16_t *packed, size_t rows, size_t width, co
 }
 
 #if defined(__x86_64__)
-#include <immintrin.h>
 
 // `R` input rows times `P` adjacent panels (16 columns each): per column k, P loads of the panels (in L1 across the
 // row groups), widened to floats, R broadcasts, R·P FMAs into R·P accumulators. R and P are constants at each call,

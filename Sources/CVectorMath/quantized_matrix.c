@@ -51,6 +51,12 @@ void flightvoice_quantize_row(const float *row, size_t width, size_t index, int1
     }
 }
 
+void flightvoice_dequantize_row(const int16_t *packed, const float *scales, size_t width, size_t index, float *row) {
+    const int16_t *panel = packed + index / panel_width * panel_width * flightvoice_quantized_width(width);
+    const size_t lane = index % panel_width;
+    for (size_t k = 0; k < width; k++) row[k] = scales[index] * panel[k / pair * panel_width * pair + lane * pair + k % pair];
+}
+
 /// The `count` rows of x, quantised: values (padded to the quantised width) and a scale per row.
 static void quantize_rows(const float *x, size_t count, size_t width, int16_t *values, float *scales) {
     const size_t padded = flightvoice_quantized_width(width);

@@ -2,9 +2,9 @@ import CVectorMath
 import Dispatch
 
 /// A weight matrix W (rows × width, row-major as the model stores it) held once as the 16-row panels of half floats
-/// that the product kernel reads (`flightvoice_multiply_packed`): x · Wᵀ for every linear layer, and the token
-/// embeddings' rows. A BLAS copied (packed) W on every call, which cost more than the products
-/// for a decoder step's few rows; half floats are the model file's own values, at half the memory of floats.
+/// that the product kernel reads (`flightvoice_multiply_packed`): x · Wᵀ for every linear layer. A BLAS copied
+/// (packed) W on every call, which cost more than the products for a decoder step's few rows; half floats are the
+/// model file's own values, at half the memory of floats.
 ///
 /// Thread rule: immutable after init; share it freely.
 final class PackedMatrix: @unchecked Sendable {
@@ -41,11 +41,6 @@ final class PackedMatrix: @unchecked Sendable {
     }
 
     deinit { panels.deallocate() }
-
-    /// Row `index` of W, `width` floats, into `row`.
-    func row(_ index: Int, into row: UnsafeMutablePointer<Float>) {
-        flightvoice_unpack_row(panels, width, index, row)
-    }
 
     /// x · Wᵀ (x.rows × rows), plus `bias` on every row when given, split by panels over threads (`PanelSplit`).
     func product(_ x: Matrix, adding bias: [Float]? = nil) -> Matrix {

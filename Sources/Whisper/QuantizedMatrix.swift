@@ -1,7 +1,9 @@
 import CVectorMath
 
 /// A weight matrix quantised to 12 bits per value, one scale per row, for products x · Wᵀ summed exactly in integers
-/// (`flightvoice_multiply_quantized`): the output projection, two thirds of a decoder step in half floats.
+/// (`flightvoice_multiply_quantized`) and for looking up its rows: the token embeddings, which are both the decoder's
+/// inputs and its output projection (two thirds of a decoder step in half floats). One copy serves both: a half-float
+/// copy beside it would add 40 MB to every worker.
 ///
 /// Thread rule: immutable after init; share it freely.
 final class QuantizedMatrix: @unchecked Sendable {
@@ -10,24 +12,48 @@ final class QuantizedMatrix: @unchecked Sendable {
     private let panels: UnsafeMutablePointer<Int16>
     private let scales: [Float]
 
-    /// Quantises every row of `matrix`.
-    init(quantizing matrix: PackedMatrix) {
-        rows = matrix.rows
-        width = matrix.width
+    /// Quantises a `rows` × `width` matrix of half floats (bit patterns), asking `read` for a block of rows (row-major)
+    /// at a time: the whole matrix is never held in another form.
+    init<Failure: Error>(rows: Int, width: Int, readingRows read: (Range<Int>) throws(Failure) -> [UInt16]) throws(Failure) {
+        self.rows = rows
+        self.width = width
         let size = flightvoice_quantized_size(rows, width)
         panels = .allocate(capacity: size)
         panels.initialize(repeating: 0, count: size)
         var scales = [Float](repeating: 0, count: rows)
-        let row = UnsafeMutablePointer<Float>.allocate(capacity: width)
-        defer { row.deallocate() }
-        for index in 0..<rows {
-            matrix.row(index, into: row)
-            flightvoice_quantize_row(row, width, index, panels, &scales[index])
+        var row = [Float](repeating: 0, count: width)
+        let blockRows = 256
+        do {
+            for first in stride(from: 0, to: rows, by: blockRows) {
+                let count = min(blockRows, rows - first)
+                let block = try read(first..<(first + count))
+                precondition(block.count == count * width, "\(block.count) values for \(count) rows of \(width)")
+                for index in 0..<count {
+                    block.withUnsafeBufferPointer { flightvoice_halves_to_floats($0.baseAddress! + index * width, width, &row) }
+                    flightvoice_quantize_row(row, width, first + index, panels, &scales[first + index])
+                }
+            }
+        } catch {
+            panels.deallocate()
+            throw error
         }
         self.scales = scales
     }
 
+    /// Quantises `values` (row-major `rows` × `width`), each first rounded to the nearest half float as a model file holds it.
+    convenience init(quantizing values: [Float], rows: Int, width: Int) {
+        precondition(values.count == rows * width, "\(values.count) floats for \(rows) × \(width)")
+        self.init(rows: rows, width: width) { (block: Range<Int>) -> [UInt16] in
+            values[(block.lowerBound * width)..<(block.upperBound * width)].map { Float16($0).bitPattern }
+        }
+    }
+
     deinit { panels.deallocate() }
+
+    /// Row `index` of W as quantised (scale · q), `width` floats, into `row`.
+    func row(_ index: Int, into row: UnsafeMutablePointer<Float>) {
+        scales.withUnsafeBufferPointer { flightvoice_dequantize_row(panels, $0.baseAddress!, width, index, row) }
+    }
 
     /// x · Wᵀ (x.rows × rows), split by panels over threads (`PanelSplit`).
     func product(_ x: Matrix) -> Matrix {

@@ -168,7 +168,7 @@ extension WhisperModel {
             x += transformed
         }
         let outputs = outputRows.count == rowCount ? x : x.selectingRows(outputRows)
-        var logProbabilities = outputProjection.product(decoderNorm(outputs))
+        var logProbabilities = embeddings.product(decoderNorm(outputs))
         logProbabilities.applyLogSoftmaxToRows()
         return WhisperFeedResult(states: finalStates, logProbabilities: logProbabilities, rowOffsets: rowOffsets)
     }

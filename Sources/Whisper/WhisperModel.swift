@@ -97,10 +97,8 @@ public final class WhisperModel: Sendable {
     let encoderPositions: Matrix
     let encoderLayers: [EncoderLayer]
     let encoderNorm: LayerNorm
-    /// Token embeddings (vocabulary × width).
-    let embeddings: PackedMatrix
-    /// The token embeddings in 12 bits, as the output projection (`QuantizedMatrix`).
-    let outputProjection: QuantizedMatrix
+    /// Token embeddings (vocabulary × width) in 12 bits: the decoder's input rows and its output projection (`QuantizedMatrix`).
+    let embeddings: QuantizedMatrix
     /// Learned positions of the decoder (text context × width).
     let decoderPositions: Matrix
     let decoderLayers: [DecoderLayer]
@@ -178,8 +176,10 @@ public final class WhisperModel: Sendable {
                              output: try linear("\(name)/linear_1", outputs: width, inputs: width))
         }
 
-        embeddings = try packed("decoder/embeddings/weight", shape: [dimensions.vocabularySize, width])
-        outputProjection = QuantizedMatrix(quantizing: embeddings)
+        let embeddingShape = [dimensions.vocabularySize, width]
+        embeddings = try QuantizedMatrix(rows: dimensions.vocabularySize, width: width) { (rows: Range<Int>) throws(WhisperModelError) in
+            try file.halfFloats("decoder/embeddings/weight", shape: embeddingShape, rows: rows)
+        }
         convolution1 = try convolution("encoder/conv1", inputs: dimensions.melBandCount)
         convolution2 = try convolution("encoder/conv2", inputs: width)
         encoderPositions = try matrix("encoder/position_encodings/encodings", dimensions.audioContextLength, width)

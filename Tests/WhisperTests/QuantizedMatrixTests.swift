@@ -64,7 +64,7 @@ struct QuantizedMatrixTests {
             var x = Self.random(count * width, in: -30...30)
             x[0] = 30; x[1] = -30
             x.replaceSubrange(width..<(2 * width), with: repeatElement(30, count: width))
-            let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: weights, rows: rows, width: width))
+            let matrix = QuantizedMatrix(quantizing: weights, rows: rows, width: width)
             let halves = weights.map { Float(Float16($0)) }
             let result = matrix.product(Matrix(rows: count, columns: width, values: x))
             let expected = Self.product(x, count: count, halves, rows: rows, width: width)
@@ -78,12 +78,36 @@ struct QuantizedMatrixTests {
         }
     }
 
+    @Test("rows read in blocks are quantised as one row at a time, and each row looks up within half a step of its half float")
+    func rowsAndBlocks() {
+        for width in Self.widths {
+            let rows = 600  // three blocks of reading, the last one short
+            var weights = Self.random(rows * width, in: -4...4)
+            weights.replaceSubrange((7 * width)..<(8 * width), with: repeatElement(0, count: width))
+            let halves = weights.map { Float(Float16($0)) }
+            let matrix = QuantizedMatrix(quantizing: weights, rows: rows, width: width)
+            let (panels, scales) = Self.quantized(halves, rows: rows, width: width)
+            let x = Self.random(3 * width)
+            var expected = [Float](repeating: .nan, count: 3 * rows)
+            flightvoice_multiply_quantized(panels, scales, rows, width, x, 3, &expected, 0, flightvoice_panel_count(rows))
+            #expect(matrix.product(Matrix(rows: 3, columns: width, values: x)).values == expected)
+            for index in [0, 7, 15, 16, 255, 256, 599] {
+                var row = [Float](repeating: .nan, count: width)
+                row.withUnsafeMutableBufferPointer { matrix.row(index, into: $0.baseAddress!) }
+                let original = halves[(index * width)..<((index + 1) * width)]
+                let halfStep = (original.map(abs).max() ?? 0) / 2047 / 2
+                let worst = zip(row, original).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(worst <= halfStep * 1.0001, "row \(index) of width \(width): off by \(worst), half a step \(halfStep)")
+            }
+        }
+    }
+
     @Test("a zero row of W or of x gives zeros, not NaNs")
     func zeroRows() {
         let width = 8, rows = 16
         var weights = Self.random(rows * width)
         weights.replaceSubrange(0..<width, with: repeatElement(0, count: width))
-        let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: weights, rows: rows, width: width))
+        let matrix = QuantizedMatrix(quantizing: weights, rows: rows, width: width)
         let result = matrix.product(Matrix(rows: 2, columns: width, values: [Float](repeating: 0, count: width) + Self.random(width)))
         #expect(result.values[0..<rows].allSatisfy { $0 == 0 })
         #expect(result.values[rows] == 0)
@@ -101,7 +125,7 @@ struct QuantizedMatrixTests {
         #expect(parts[(5 * 16)..<rows].allSatisfy { $0.isNaN }, "panels 5 on not written yet")
         flightvoice_multiply_quantized(panels, scales, rows, width, x, count, &parts, 5, panelCount)
         #expect(parts == whole)
-        let matrix = QuantizedMatrix(quantizing: PackedMatrix(packing: weights, rows: rows, width: width))
+        let matrix = QuantizedMatrix(quantizing: weights, rows: rows, width: width)
         PackedMatrixTests.expectTwoThreadsGiveOnesProduct(Matrix(rows: count, columns: width, values: x)) { matrix.product($0) }
     }
 }

@@ -32,8 +32,8 @@ void flightvoice_pack_panels(const uint16_t *matrix, size_t rows, size_t width, 
 /// The float a half float's bit pattern stands for (exact: every half float is a float).
 float flightvoice_half_to_float(uint16_t half);
 
-/// Row i of the matrix the panels were packed from, as floats, into `row` (`width` floats).
-void flightvoice_unpack_row(const uint16_t *packed, size_t width, size_t i, float *row);
+/// `count` half floats widened to floats (F16C where the CPU has it); exact, as `flightvoice_half_to_float`.
+void flightvoice_halves_to_floats(const uint16_t *halves, size_t count, float *floats);
 
 /// out (count × rows, row-major) = x (count × width, row-major) · matrixᵀ, from the matrix's panels, in the columns
 /// of panels `first_panel` ..< `end_panel` only (the others are not written): a product split by panels can run on
@@ -57,6 +57,9 @@ size_t flightvoice_quantized_size(size_t rows, size_t width);
 /// scale = max |w| / 2047, into its place in `packed`: panels of 16 rows in which each pair of columns holds the
 /// 16 rows' two values side by side. Writes the row's scale.
 void flightvoice_quantize_row(const float *row, size_t width, size_t index, int16_t *packed, float *scale);
+
+/// Row `index` of a quantised matrix as floats (scale · q), into `row` (`width` floats).
+void flightvoice_dequantize_row(const int16_t *packed, const float *scales, size_t width, size_t index, float *row);
 
 /// `flightvoice_multiply_packed` for a quantised matrix (`scales` per row as `flightvoice_quantize_row` wrote them):
 /// each row of x is quantised per row too (to 16 bits at most, fewer where `width` products would overflow a 32-bit
