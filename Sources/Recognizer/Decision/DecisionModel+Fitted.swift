@@ -14,8 +14,8 @@ extension DecisionModel {
         neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.815, disputeProbability: 0.5, offListMargin: -0.6, asksOverRunnerUp: true,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.27469, 0.689156, -0.0460202, 0.407273, 0.729822, 0.55, 0.0845455, 0.0854545, 26.4983],
-            scales: [1.39469, 0.639227, 0.485918, 0.491326, 1.60782, 0.497494, 0.278204, 0.279557, 10.4146],
-            weights: [1.01143, 2.12626, 0.494749, 1.0371, 0.555245, -0.220191, 0.258347, 0.316416, -0.110715],
-            intercept: 1.91952)))
+            means: [-3.27517, 0.690244, -0.046818, 0.408182, 0.730196, 0.549091, 0.0845455, 0.0863636, 26.4983],
+            scales: [1.39488, 0.639876, 0.486313, 0.491497, 1.6077, 0.497584, 0.278204, 0.2809, 10.4146],
+            weights: [1.00773, 2.1004, 0.512361, 1.05535, 0.56267, -0.224426, 0.25111, 0.351929, -0.107191],
+            intercept: 1.93851)))
 }
