@@ -18,7 +18,7 @@ final class QuantizedMatrix: @unchecked Sendable {
         self.rows = rows
         self.width = width
         let size = flightvoice_quantized_size(rows, width)
-        panels = .allocate(capacity: size)
+        let panels = UnsafeMutablePointer<Int16>.allocate(capacity: size)
         panels.initialize(repeating: 0, count: size)
         var scales = [Float](repeating: 0, count: rows)
         var row = [Float](repeating: 0, count: width)
@@ -28,15 +28,18 @@ final class QuantizedMatrix: @unchecked Sendable {
                 let count = min(blockRows, rows - first)
                 let block = try read(first..<(first + count))
                 precondition(block.count == count * width, "\(block.count) values for \(count) rows of \(width)")
-                for index in 0..<count {
-                    block.withUnsafeBufferPointer { flightvoice_halves_to_floats($0.baseAddress! + index * width, width, &row) }
-                    flightvoice_quantize_row(row, width, first + index, panels, &scales[first + index])
+                block.withUnsafeBufferPointer { values in
+                    for index in 0..<count {
+                        flightvoice_halves_to_floats(values.baseAddress! + index * width, width, &row)
+                        flightvoice_quantize_row(row, width, first + index, panels, &scales[first + index])
+                    }
                 }
             }
         } catch {
             panels.deallocate()
             throw error
         }
+        self.panels = panels
         self.scales = scales
     }
 
