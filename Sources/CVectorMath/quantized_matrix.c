@@ -42,19 +42,21 @@ static inline int16_t quantize(float value, float scale, int32_t limit) {
     return (int16_t)q;
 }
 
+/// Where value k of row `index` lies in the panels: its row's panel, then its pair of columns, its lane, its place in the pair.
+static inline size_t quantized_offset(size_t width, size_t index, size_t k) {
+    return index / panel_width * panel_width * flightvoice_quantized_width(width) + k / pair * panel_width * pair
+        + index % panel_width * pair + k % pair;
+}
+
 void flightvoice_quantize_row(const float *row, size_t width, size_t index, int16_t *packed, float *scale) {
     *scale = row_scale(row, width, weight_limit);
-    int16_t *panel = packed + index / panel_width * panel_width * flightvoice_quantized_width(width);
-    const size_t lane = index % panel_width;
     for (size_t k = 0; k < flightvoice_quantized_width(width); k++) {
-        panel[k / pair * panel_width * pair + lane * pair + k % pair] = k < width ? quantize(row[k], *scale, weight_limit) : 0;
+        packed[quantized_offset(width, index, k)] = k < width ? quantize(row[k], *scale, weight_limit) : 0;
     }
 }
 
 void flightvoice_dequantize_row(const int16_t *packed, const float *scales, size_t width, size_t index, float *row) {
-    const int16_t *panel = packed + index / panel_width * panel_width * flightvoice_quantized_width(width);
-    const size_t lane = index % panel_width;
-    for (size_t k = 0; k < width; k++) row[k] = scales[index] * panel[k / pair * panel_width * pair + lane * pair + k % pair];
+    for (size_t k = 0; k < width; k++) row[k] = scales[index] * packed[quantized_offset(width, index, k)];
 }
 
 /// The `count` rows of x, quantised: values (padded to the quantised width) and a scale per row.

@@ -18,13 +18,9 @@ final class PackedMatrix: @unchecked Sendable {
         self.rows = rows
         self.width = width
         panels = .allocate(capacity: flightvoice_packed_size(rows, width))
-        let panelRows = Int(flightvoice_panel_rows)
         do {
-            for first in stride(from: 0, to: rows, by: panelRows) {
-                let count = min(panelRows, rows - first)
-                let block = try read(first..<(first + count))
-                precondition(block.count == count * width, "\(block.count) values for \(count) rows of \(width)")
-                block.withUnsafeBufferPointer { flightvoice_pack_panels($0.baseAddress!, count, width, panels + first * width) }
+            try HalfFloatRows.forEachBlock(rows: rows, width: width, blockRows: Int(flightvoice_panel_rows), read: read) { first, count, block in
+                flightvoice_pack_panels(block.baseAddress!, count, width, panels + first * width)
             }
         } catch {
             panels.deallocate()
@@ -34,10 +30,7 @@ final class PackedMatrix: @unchecked Sendable {
 
     /// Packs `values` (row-major `rows` × `width`), each rounded to the nearest half float.
     convenience init(packing values: [Float], rows: Int, width: Int) {
-        precondition(values.count == rows * width, "\(values.count) floats for \(rows) × \(width)")
-        self.init(rows: rows, width: width) { (block: Range<Int>) -> [UInt16] in
-            values[(block.lowerBound * width)..<(block.upperBound * width)].map { Float16($0).bitPattern }
-        }
+        self.init(rows: rows, width: width, readingRows: HalfFloatRows.rounding(values, rows: rows, width: width))
     }
 
     deinit { panels.deallocate() }
@@ -63,6 +56,28 @@ final class PackedMatrix: @unchecked Sendable {
             }
         }
         return result
+    }
+}
+
+/// A matrix of half floats (bit patterns) read a block of rows at a time, as a model file is read: what `PackedMatrix`
+/// and `QuantizedMatrix` are built from.
+enum HalfFloatRows {
+    /// Asks `read` for `rows` × `width` values `blockRows` rows at a time (the last block may be shorter) and hands each
+    /// block, row-major, to `body` with its first row and its row count.
+    static func forEachBlock<Failure: Error>(rows: Int, width: Int, blockRows: Int, read: (Range<Int>) throws(Failure) -> [UInt16],
+                                             _ body: (_ first: Int, _ count: Int, _ block: UnsafeBufferPointer<UInt16>) -> Void) throws(Failure) {
+        for first in stride(from: 0, to: rows, by: blockRows) {
+            let count = min(blockRows, rows - first)
+            let block = try read(first..<(first + count))
+            precondition(block.count == count * width, "\(block.count) values for \(count) rows of \(width)")
+            block.withUnsafeBufferPointer { body(first, count, $0) }
+        }
+    }
+
+    /// A `read` for `forEachBlock` over `values` (row-major `rows` × `width`), each rounded to the nearest half float.
+    static func rounding(_ values: [Float], rows: Int, width: Int) -> (Range<Int>) -> [UInt16] {
+        precondition(values.count == rows * width, "\(values.count) floats for \(rows) × \(width)")
+        return { block in values[(block.lowerBound * width)..<(block.upperBound * width)].map { Float16($0).bitPattern } }
     }
 }
 

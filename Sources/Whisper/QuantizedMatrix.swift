@@ -22,17 +22,11 @@ final class QuantizedMatrix: @unchecked Sendable {
         panels.initialize(repeating: 0, count: size)
         var scales = [Float](repeating: 0, count: rows)
         var row = [Float](repeating: 0, count: width)
-        let blockRows = 256
         do {
-            for first in stride(from: 0, to: rows, by: blockRows) {
-                let count = min(blockRows, rows - first)
-                let block = try read(first..<(first + count))
-                precondition(block.count == count * width, "\(block.count) values for \(count) rows of \(width)")
-                block.withUnsafeBufferPointer { values in
-                    for index in 0..<count {
-                        flightvoice_halves_to_floats(values.baseAddress! + index * width, width, &row)
-                        flightvoice_quantize_row(row, width, first + index, panels, &scales[first + index])
-                    }
+            try HalfFloatRows.forEachBlock(rows: rows, width: width, blockRows: 256, read: read) { first, count, block in
+                for index in 0..<count {
+                    flightvoice_halves_to_floats(block.baseAddress! + index * width, width, &row)
+                    flightvoice_quantize_row(row, width, first + index, panels, &scales[first + index])
                 }
             }
         } catch {
@@ -45,10 +39,7 @@ final class QuantizedMatrix: @unchecked Sendable {
 
     /// Quantises `values` (row-major `rows` × `width`), each first rounded to the nearest half float as a model file holds it.
     convenience init(quantizing values: [Float], rows: Int, width: Int) {
-        precondition(values.count == rows * width, "\(values.count) floats for \(rows) × \(width)")
-        self.init(rows: rows, width: width) { (block: Range<Int>) -> [UInt16] in
-            values[(block.lowerBound * width)..<(block.upperBound * width)].map { Float16($0).bitPattern }
-        }
+        self.init(rows: rows, width: width, readingRows: HalfFloatRows.rounding(values, rows: rows, width: width))
     }
 
     deinit { panels.deallocate() }
