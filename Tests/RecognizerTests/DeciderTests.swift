@@ -227,9 +227,11 @@ struct CalibratedDeciderTests {
     }
 
     /// A neural check asked from p 0.25 that answers from 0.8 of p = σ(4 · margin − 2): sure from a lead of 0.85 nats per token.
-    static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false, disputeProbability: Double? = nil) -> DecisionModel.NeuralCheck {
-        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, disputeProbability: disputeProbability, offListMargin: offListMargin,
-                                  asksOverRunnerUp: asksOverRunnerUp, model: neuralModel("margin", weight: 4, intercept: -2))
+    static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false, disputeProbability: Double? = nil,
+                            belowFloorProbability: Double? = nil, overRunnerUpProbability: Double? = nil) -> DecisionModel.NeuralCheck {
+        DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, disputeProbability: disputeProbability,
+                                  belowFloorProbability: belowFloorProbability, offListMargin: offListMargin, asksOverRunnerUp: asksOverRunnerUp,
+                                  overRunnerUpProbability: overRunnerUpProbability, model: neuralModel("margin", weight: 4, intercept: -2))
     }
 
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
@@ -326,6 +328,33 @@ struct CalibratedDeciderTests {
         #expect(asking.decide(Self.withNeural(fit: -49, neural: lx40, grammarRank: 0)).decision == .accepted(lx40), "the same flight")
         let answering = Self.fitOnlyDecider(neuralCheck: Self.marginCheck())
         #expect(answering.decide(Self.withNeural(fit: -49, neural: lx44, grammarRank: 1)).decision == .accepted(lx44), "a check that does not ask there")
+    }
+
+    @Test("with a probability of its own below the grammar's floor, the neural check answers there only a flight it is that sure of")
+    func neuralCheckBelowTheFloor() throws {
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(belowFloorProbability: 0.95))
+        let lx44 = DeciderTests.lx44
+        #expect(checking.wantsNeuralCheck(DeciderTests.features(fit: -52)), "p 0.12: below the check's probability, asked all the same")
+        let likely = Self.withNeural(fit: -52, neural: lx44)
+        #expect(checking.decide(likely).decision.isRejected, "σ(2) = 0.88 of LX 44: enough above the floor, not below it")
+        #expect(!checking.neuralCheckMayDecide(likely, reading: likely.neural!))
+        let sure = checking.decide(Self.withNeural(fit: -52, neural: lx44, margin: 1.5))
+        #expect(sure.decision == .accepted(lx44), "σ(4) = 0.98")
+        #expect(abs(sure.confidence - 1 / (1 + exp(-4.0))) < 1e-9)
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44)).decision == .accepted(lx44), "p 0.73: from the check's own 0.8")
+        #expect(checking.decide(Self.withNeural(fit: -52, grammar: [], neural: lx44)).decision == .accepted(lx44), "nothing of today's heard: from 0.8")
+        #expect(Self.fitOnlyDecider(neuralCheck: Self.marginCheck()).decide(Self.withNeural(fit: -52, neural: lx44, margin: 1.5)).decision.isRejected,
+                "a check with no probability below its floor is not asked there")
+    }
+
+    @Test("from its probability over the runner-up, the neural check answers its flight where it would otherwise ask which")
+    func neuralCheckAnswersOverRunnerUp() throws {
+        let checking = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(asksOverRunnerUp: true, overRunnerUpProbability: 0.95))
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, grammarRank: 1)).decision == .confirm([lx44, lx40]), "σ(2) = 0.88: asks")
+        #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, margin: 1.5, grammarRank: 1)).decision == .accepted(lx44), "σ(4) = 0.98: answers")
+        #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44, margin: 1.5)).decision == .confirm([lx44, lx40]),
+                "where the grammar answers another flight, the two disagree: it still asks")
     }
 
     @Test("the neural decision model reads the neural model's leads and whether the grammar, the open grammar and the free transcript heard its flight")

@@ -68,7 +68,8 @@ struct DecisionModelSelectionTests {
         var expected = DecisionModel.stock
         let check = try #require(expected.neuralCheck)
         let asking = DecisionModel.NeuralCheck(probability: check.probability, acceptProbability: check.acceptProbability, disputeProbability: 0.6,
-                                               offListMargin: check.offListMargin, asksOverRunnerUp: true, prompt: check.prompt, model: check.model)
+                                               belowFloorProbability: 0.97, offListMargin: check.offListMargin, asksOverRunnerUp: true,
+                                               overRunnerUpProbability: 0.93, prompt: check.prompt, model: check.model)
         expected = DecisionModel(inputNames: expected.inputNames, means: expected.means, scales: expected.scales,
                                  weights: expected.weights.map { $0 / 2 }, intercept: 0.25, acceptProbability: 0.9, confirmProbability: 0.4,
                                  neuralCheck: asking)
@@ -77,6 +78,23 @@ struct DecisionModelSelectionTests {
         var configuration = RecognizerConfiguration()
         configuration.selectModel(folder: folder.path)
         #expect(try configuration.decisionModel() == expected)
+    }
+
+    @Test("a neural check whose probability below the floor is not a probability is refused")
+    func badNeuralCheckProbability() throws {
+        let stock = DecisionModel.stock, check = try #require(stock.neuralCheck)
+        let outside = DecisionModel.NeuralCheck(probability: check.probability, acceptProbability: check.acceptProbability,
+                                                belowFloorProbability: 1.5, offListMargin: check.offListMargin, model: check.model)
+        let model = DecisionModel(inputNames: stock.inputNames, means: stock.means, scales: stock.scales, weights: stock.weights,
+                                  intercept: stock.intercept, acceptProbability: stock.acceptProbability,
+                                  confirmProbability: stock.confirmProbability, neuralCheck: outside)
+        let folder = try Self.foreignModel(decisionFile: String(decoding: try JSONEncoder().encode(model), as: UTF8.self))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect {
+            _ = try DecisionModel.belonging(toAcousticModel: folder.path)
+        } throws: { error in
+            "\(error)".contains("1.5") && "\(error)".contains("not between 0 and 1")
+        }
     }
 
     @Test("a coefficients file that is not a model for these inputs is refused with what is wrong",

@@ -262,20 +262,32 @@ class NeuralCheck:
     its off-list neighbours (`off_list`, nats per token; -inf: none asked). With `asks_over_runner_up`, it asks
     instead of answering where the grammar would offer a flight the neural model ranks next (`decide`). It disputes
     the grammar's answer of another flight from `dispute` (default: `accept`; `choose_dispute`). With `disputes_only`,
-    it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against."""
-    def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, disputes_only=False, dispute=None):
+    it only disputes the grammar's answers (`decide`): what `choose_neural` weighs its answers against. Where the
+    grammar heard a flight at a probability below `probability`, it answers from `below_floor` (None: it is not asked
+    there); where it would ask over the runner-up, it answers instead from `over_runner_up` (None: it always asks
+    there): both chosen by `choose_surer_answers`."""
+    def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, disputes_only=False, dispute=None,
+                 below_floor=None, over_runner_up=None):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
         self.asks_over_runner_up, self.disputes_only = asks_over_runner_up, disputes_only
         self.dispute = accept if dispute is None else dispute
+        self.below_floor, self.over_runner_up = below_floor, over_runner_up
+
+    def replacing(self, **changes):
+        """This check with the attributes `changes` names (`dispute`, `below_floor`, `over_runner_up`) changed."""
+        values = {"dispute": self.dispute, "below_floor": self.below_floor, "over_runner_up": self.over_runner_up, **changes}
+        return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, self.disputes_only, **values)
 
     def disputing_from(self, dispute):
         """This check, disputing the grammar's answers from `dispute`."""
-        return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, self.disputes_only, dispute)
+        return self.replacing(dispute=dispute)
 
-    def probability_to_change(self, grammar):
+    def probability_to_change(self, grammar, row, p):
         """The neural decision model's probability from which the first flight changes the `grammar`'s decision
-        (`NeuralCheck.probabilityToChange`): `dispute` where the grammar answers a flight, else `accept`."""
-        return self.dispute if grammar == "accept" else self.accept
+        (`NeuralCheck.probabilityToChange`): `dispute` where the grammar answers a flight, `below_floor` where it heard
+        one at a probability `p` below the check's own, else `accept`."""
+        if grammar == "accept": return self.dispute
+        return self.below_floor if row["heard"] and p < self.probability else self.accept
 
     @classmethod
     def from_json(cls, data, grammar_model):
@@ -285,7 +297,8 @@ class NeuralCheck:
         neural_model.grammar_model = grammar_model
         for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
         return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf),
-                   data.get("asksOverRunnerUp", False), dispute=data.get("disputeProbability"))
+                   data.get("asksOverRunnerUp", False), dispute=data.get("disputeProbability"),
+                   below_floor=data.get("belowFloorProbability"), over_runner_up=data.get("overRunnerUpProbability"))
 
 def open_grammar_doubts(row):
     """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
@@ -303,9 +316,10 @@ def cross_check_share(rows, model, accept, cross):
 def wants_neural(row, p, neural, grammar):
     """True where the Swift Decider asks the neural model to answer (`Decider.neuralCheckAnswers`): where today's grammar
     heard nothing, or the `grammar`'s decision (`grammar_decision`) does not answer and `p` is at least the check's
-    probability. Speech the grammar's words leave unexplained is no reason not to: the neural model reads it too."""
+    probability (or at any `p`, where the check answers below it too: `below_floor`). Speech the grammar's words leave
+    unexplained is no reason not to: the neural model reads it too."""
     if neural is None: return False
-    return not row["heard"] or (grammar != "accept" and p >= neural.probability)
+    return not row["heard"] or (grammar != "accept" and (p >= neural.probability or neural.below_floor is not None))
 
 def neural_answer(row, p, neural, grammar):
     """The neural model's first flight where it was asked (`wants_neural`, or, to dispute it, where the `grammar`'s
@@ -316,7 +330,7 @@ def neural_answer(row, p, neural, grammar):
     if not (grammar == "accept" or (wants_neural(row, p, neural, grammar) and not neural.disputes_only)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
-    return row["neural"][0] if neural.model.probability(row) >= neural.probability_to_change(grammar) else None
+    return row["neural"][0] if neural.model.probability(row) >= neural.probability_to_change(grammar, row, p) else None
 
 def grammar_decision(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides on today's grammar and the second models that confirm its flight
@@ -336,7 +350,7 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
     neural model's flight, then the grammar's) where the neural decision model gives another flight than the one the
     grammar answers the check's dispute probability, or (`asks_over_runner_up`) is sure of another than the one the
-    grammar offers when that flight is the neural model's next."""
+    grammar offers when that flight is the neural model's next (unless it is as sure as the check's `over_runner_up`)."""
     key = (p, accept, confirm, agreement, cross)
     cached = row.get("_grammar")
     if cached is None or cached[0] != key:
@@ -347,7 +361,8 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     if sure is None: return grammar
     if sure == row["heard_today"]: return "accept"
     # The grammar would offer its flight and the neural model ranks it next: they disagree by a hair, so it may ask.
-    if grammar == "accept" or (neural.asks_over_runner_up and grammar == "confirm" and number(row.get("neural_grammar_rank")) == 1):
+    if grammar == "accept" or (neural.asks_over_runner_up and grammar == "confirm" and number(row.get("neural_grammar_rank")) == 1
+                               and (neural.over_runner_up is None or neural.model.probability(row) < neural.over_runner_up)):
         return "dispute"
     return "accept_neural"
 
@@ -457,9 +472,32 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
                     if ok and (best is None or (right, off_list, sure, own, asks) > best[0]):
                         best = ((right, off_list, sure, own, asks), neural)
     if best is None or best[0][0] <= baseline: return None
-    return choose_dispute(dev_sets, model, best[1], accept, confirm, agreement, cross)
+    neural = choose_dispute(dev_sets, model, best[1], accept, confirm, agreement, cross)
+    return choose_surer_answers(dev_sets, model, neural, accept, confirm, agreement, cross)
 
 DISPUTE_FLOOR = 0.5
+
+def choose_surer_answers(dev_sets, model, neural, accept, confirm, agreement, cross):
+    """Where the check does not answer, two places where a surer reading may: where the grammar heard a flight at a
+    probability below the check's own (`below_floor`: it heard little that is today's, and the neural model may be
+    sure of a flight on its own, as where the grammar heard none), and where it asks over the runner-up
+    (`over_runner_up`: a disagreement by a hair for the grammar is none for a neural model that sure). Each the lowest
+    probability from the check's accept probability up at which no dev set answers more wrong flights than without it
+    (nor any clip naming no flight), kept where it answers the flight said more often."""
+    def tally(check):
+        counts = [outcomes(rows, model, accept, confirm, agreement, cross, check) for rows in dev_sets]
+        return [c["wrong"] for c in counts], [c["noflight_answered"] for c in counts], sum(c["right"] for c in counts)
+    grid = [i / 200 for i in range(int(math.ceil(neural.accept * 200)), 200)] + [0.995, 0.999]
+    for name in ("below_floor", "over_runner_up"):
+        if name == "over_runner_up" and not neural.asks_over_runner_up: continue
+        wrong, noflight, right = tally(neural)
+        for bar in grid:
+            candidate = neural.replacing(**{name: bar})
+            w, n, r = tally(candidate)
+            if all(a <= b for a, b in zip(w, wrong)) and all(a <= b for a, b in zip(n, noflight)):
+                if r > right: neural = candidate
+                break
+    return neural
 
 def choose_dispute(dev_sets, model, neural, accept, confirm, agreement, cross):
     """The neural decision model's probability from which the check disputes the grammar's answer of another flight:
@@ -504,7 +542,9 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
         prompted = f",\n            prompt: {json.dumps(prompt)}" if prompt else ""
         asks = ", asksOverRunnerUp: true" if neural.asks_over_runner_up else ""
         dispute = "" if neural.dispute == neural.accept else f", disputeProbability: {neural.dispute:.3g}"
-        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{off_list}{asks}{prompted}, model: NeuralDecisionModel(\n"
+        below = "" if neural.below_floor is None else f", belowFloorProbability: {neural.below_floor:.3g}"
+        over = "" if neural.over_runner_up is None else f", overRunnerUpProbability: {neural.over_runner_up:.3g}"
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{below}{off_list}{asks}{over}{prompted}, model: NeuralDecisionModel(\n"
                         f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
@@ -540,7 +580,9 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
             "probability": float(f"{neural.probability:.3g}"), "acceptProbability": float(f"{neural.accept:.3g}"),
             **({} if neural.dispute == neural.accept else {"disputeProbability": float(f"{neural.dispute:.3g}")}),
             **({"offListMargin": float(f"{neural.off_list:.3g}")} if math.isfinite(neural.off_list) else {}),
+            **({} if neural.below_floor is None else {"belowFloorProbability": float(f"{neural.below_floor:.3g}")}),
             **({"asksOverRunnerUp": True} if neural.asks_over_runner_up else {}),
+            **({} if neural.over_runner_up is None else {"overRunnerUpProbability": float(f"{neural.over_runner_up:.3g}")}),
             **({"prompt": prompt} if prompt else {}),
             "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
                       "scales": [float(f"{v:.6g}") for v in neural.model.scales],
@@ -605,7 +647,9 @@ def main():
           + ("" if neural is None else f", and the neural model's first flight where p >= {neural.probability} (or nothing "
              f"of today's was heard) when the neural decision model gives it >= {neural.accept}"
              + ("" if not math.isfinite(neural.off_list) else f" and it leads its off-list neighbours by >= {neural.off_list}")
+             + ("" if neural.below_floor is None else f" (where p < {neural.probability}, from {neural.below_floor})")
              + (", asking where the grammar would offer the neural model's next flight" if neural.asks_over_runner_up else "")
+             + ("" if neural.over_runner_up is None else f" unless it gives its own >= {neural.over_runner_up}")
              + f"; it disputes the grammar's answer of another flight from {neural.dispute}"))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     if neural_model:

@@ -97,11 +97,19 @@ struct Decider: Sendable {
     }
 
     /// True where the neural check answers the flight it is sure of: where the `grammar`'s decision does not answer, from
-    /// the check's probability, or wherever nothing of today's was heard, since the neural model may be sure of a flight
-    /// on its own. Speech the grammar's words leave unexplained is no reason not to: the neural model reads it too.
+    /// the check's probability (at any, where it answers below it too: `belowFloorProbability`), or wherever nothing of
+    /// today's was heard, since the neural model may be sure of a flight on its own. Speech the grammar's words leave
+    /// unexplained is no reason not to: the neural model reads it too.
     private func neuralCheckAnswers(_ features: DecisionFeatures, probability: Double, grammar: RecognitionDecision) -> Bool {
         guard let check = model?.neuralCheck, grammar.acceptedFlight == nil else { return false }
-        return features.heardFlights.isEmpty || probability >= check.probability
+        return features.heardFlights.isEmpty || probability >= check.probability || check.belowFloorProbability != nil
+    }
+
+    /// The neural decision model's probability from which the neural model's first flight changes the `grammar`'s decision
+    /// (`NeuralCheck.probabilityToChange`), nil where none can.
+    private func neuralProbabilityToChange(_ check: DecisionModel.NeuralCheck, features: DecisionFeatures, probability: Double,
+                                           grammar: RecognitionDecision) -> Double? {
+        check.probabilityToChange(grammar, heardFlight: !features.heardFlights.isEmpty, grammarProbability: probability)
     }
 
     /// False when `reading` cannot change the decision whatever its first flight's lead over its off-list neighbours
@@ -113,8 +121,9 @@ struct Decider: Sendable {
         guard wantsNeuralCheck(features, probability: probability, grammar: grammar) else { return false }
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
         if let answered = grammar.acceptedFlight, reading.flight == answered { return false }
-        guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability) else { return false }
-        return highest >= check.probabilityToChange(grammar)
+        guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability),
+              let bar = neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar) else { return false }
+        return highest >= bar
     }
 
     /// The neural decision model's probability for the neural model's first flight, where it was asked and the flight
@@ -159,19 +168,21 @@ struct Decider: Sendable {
     /// reads another flight. Where the grammar answers another flight and the neural decision model thinks its own likely
     /// enough (`disputeProbability`), the two disagree and it asks which (the neural model's flight first: on our dev and
     /// check voices, the one said each time). Where it may answer (`neuralCheckAnswers`) and is sure of its flight
-    /// (`acceptProbability`), it answers that flight, unless the grammar would offer another that the neural model ranks
-    /// next and the check asks then (`asksOverRunnerUp`).
+    /// (`acceptProbability`, or `belowFloorProbability` where the grammar heard a flight below the check's probability),
+    /// it answers that flight, unless the grammar would offer another that the neural model ranks next and the check asks
+    /// then (`asksOverRunnerUp`, below `overRunnerUpProbability`).
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
               let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check),
-              sure >= check.probabilityToChange(grammar) else {
+              let bar = neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar),
+              sure >= bar else {
             return (grammar, probability)
         }
         if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
         guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
         if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
-           reading.grammarFlightRank == 1 {
+           reading.grammarFlightRank == 1, sure < check.overRunnerUpProbability ?? .infinity {
             return (.confirm([flight, offered]), 1 - sure)
         }
         return (.accepted(flight), sure)

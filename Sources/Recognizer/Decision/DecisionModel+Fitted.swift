@@ -11,7 +11,7 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.815, disputeProbability: 0.5, offListMargin: -0.6, asksOverRunnerUp: true,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.815, disputeProbability: 0.5, belowFloorProbability: 0.985, offListMargin: -0.6, asksOverRunnerUp: true, overRunnerUpProbability: 0.885,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
             means: [-3.27517, 0.690244, -0.046818, 0.408182, 0.730196, 0.549091, 0.0845455, 0.0863636, 26.4983],

@@ -83,38 +83,55 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         /// model ranks next (`NeuralReading.grammarFlightRank` 1): a disagreement by a hair. Chosen on the dev voices
         /// with the rest of the check: asking there lets the check answer elsewhere from a lower probability.
         public let asksOverRunnerUp: Bool
+        /// The neural decision model's probability from which the neural model's first flight is answered where the
+        /// grammar heard a flight at a probability below `probability` (nil: the check is not asked there). Such a
+        /// grammar heard little that is today's, and the neural model may be sure of a flight on its own, as where
+        /// the grammar heard none; the fitting script chooses the lowest that answers no more wrong flights on the dev voices.
+        public let belowFloorProbability: Double?
+        /// The neural decision model's probability from which the check answers its first flight even where it would
+        /// ask over the runner-up (`asksOverRunnerUp`; nil: it always asks there): a disagreement by a hair for the
+        /// grammar is none for a neural model that sure. Chosen like `belowFloorProbability`.
+        public let overRunnerUpProbability: Double?
         /// The prompt the neural pass reads after (`NeuralPassConfiguration.prompt`; "" for none): `model` was fitted on
         /// readings made after it, so the recognizer reads after it too.
         public let prompt: String
         /// The probability that the neural model's first flight is the one said.
         public let model: NeuralDecisionModel
 
-        public init(probability: Double, acceptProbability: Double, disputeProbability: Double? = nil, offListMargin: Double = -.infinity,
-                    asksOverRunnerUp: Bool = false, prompt: String = "", model: NeuralDecisionModel) {
+        public init(probability: Double, acceptProbability: Double, disputeProbability: Double? = nil,
+                    belowFloorProbability: Double? = nil, offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false,
+                    overRunnerUpProbability: Double? = nil, prompt: String = "", model: NeuralDecisionModel) {
             self.probability = probability
             self.acceptProbability = acceptProbability
             self.disputeProbability = disputeProbability ?? acceptProbability
+            self.belowFloorProbability = belowFloorProbability
             self.offListMargin = offListMargin
             self.asksOverRunnerUp = asksOverRunnerUp
+            self.overRunnerUpProbability = overRunnerUpProbability
             self.prompt = prompt
             self.model = model
         }
 
         /// The neural decision model's probability from which the neural model's first flight changes the `grammar`'s
-        /// decision: `disputeProbability` where the grammar answers a flight, else `acceptProbability`.
-        func probabilityToChange(_ grammar: RecognitionDecision) -> Double {
-            grammar.acceptedFlight == nil ? acceptProbability : disputeProbability
+        /// decision: `disputeProbability` where the grammar answers a flight, `belowFloorProbability` where it heard one
+        /// at a `grammarProbability` below `probability`, else `acceptProbability` (nil: it cannot change it).
+        func probabilityToChange(_ grammar: RecognitionDecision, heardFlight: Bool, grammarProbability: Double) -> Double? {
+            if grammar.acceptedFlight != nil { return disputeProbability }
+            return heardFlight && grammarProbability < probability ? belowFloorProbability : acceptProbability
         }
 
         /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; the prompt: none;
-        /// asking over the runner-up: it does not; the dispute probability: the accept probability.
+        /// asking over the runner-up: it does not; the dispute probability: the accept probability; the probabilities
+        /// below the floor and over the runner-up: none.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability),
                       acceptProbability: try values.decode(Double.self, forKey: .acceptProbability),
                       disputeProbability: try values.decodeIfPresent(Double.self, forKey: .disputeProbability),
+                      belowFloorProbability: try values.decodeIfPresent(Double.self, forKey: .belowFloorProbability),
                       offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
                       asksOverRunnerUp: try values.decodeIfPresent(Bool.self, forKey: .asksOverRunnerUp) ?? false,
+                      overRunnerUpProbability: try values.decodeIfPresent(Double.self, forKey: .overRunnerUpProbability),
                       prompt: try values.decodeIfPresent(String.self, forKey: .prompt) ?? "",
                       model: try values.decode(NeuralDecisionModel.self, forKey: .model))
         }
@@ -182,6 +199,11 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
             else if let neuralCheck = model.neuralCheck, !(0...model.acceptProbability).contains(neuralCheck.probability)
                         || !(0...1).contains(neuralCheck.acceptProbability) {
                 "its neural check's probabilities (asked from \(neuralCheck.probability), answers from \(neuralCheck.acceptProbability)) are not 0 ≤ asked ≤ accept and 0 ≤ answers ≤ 1"
+            }
+            else if let neuralCheck = model.neuralCheck,
+                    let outside = [neuralCheck.disputeProbability, neuralCheck.belowFloorProbability, neuralCheck.overRunnerUpProbability]
+                        .compactMap({ $0 }).first(where: { !(0...1).contains($0) }) {
+                "its neural check's probability \(outside) is not between 0 and 1"
             }
             else if let problem = model.neuralCheck?.model.coefficientProblem(expecting: NeuralDecisionModel.inputNames, kind: "neural ") { problem }
             else { nil }
