@@ -37,8 +37,8 @@ probabilities a flight both heard is answered (the one that answers the flight s
       pairs each clip of the dev or check file NAME (or of the training file, NAME `training`) with the neural model's
       reading of it (by file name; `flightvoice eval --neural --features`). With readings of the training clips, also
       fits the neural decision model (`NeuralModel`: the probability that the neural model's first flight is the flight
-      said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`) and where it
-      disputes the grammar's answers (`choose_dispute`).
+      said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`), where it
+      disputes the grammar's answers (`choose_dispute`) and where a surer reading answers (`choose_surer_answers`).
   --neural-prompt TEXT
       the prompt the neural readings were made after (`DecisionModel.NeuralCheck.prompt`; none by default): written
       into the check, whose readings the recognizer then makes after it.
