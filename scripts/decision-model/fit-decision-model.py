@@ -278,10 +278,6 @@ class NeuralCheck:
         values = {"dispute": self.dispute, "below_floor": self.below_floor, "over_runner_up": self.over_runner_up, **changes}
         return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, self.disputes_only, **values)
 
-    def disputing_from(self, dispute):
-        """This check, disputing the grammar's answers from `dispute`."""
-        return self.replacing(dispute=dispute)
-
     def probability_to_change(self, grammar, row, p):
         """The neural decision model's probability from which the first flight changes the `grammar`'s decision
         (`NeuralCheck.probabilityToChange`): `dispute` where the grammar answers a flight, `below_floor` where it heard
@@ -508,7 +504,7 @@ def choose_dispute(dev_sets, model, neural, accept, confirm, agreement, cross):
     at_accept = rights(neural)
     for dispute in [DISPUTE_FLOOR + i / 20 for i in range(0, 20)]:
         if dispute >= neural.accept: break
-        candidate = neural.disputing_from(dispute)
+        candidate = neural.replacing(dispute=dispute)
         if rights(candidate) == at_accept: return candidate
     return neural
 
