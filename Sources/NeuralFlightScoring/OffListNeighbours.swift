@@ -36,19 +36,27 @@ public struct OffListNeighbours: Sendable {
 
     private func numberNeighbours(of candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
         let flight = candidate.flight
-        let ending = Self.ending(of: candidate)
-        let body = candidate.text.dropLast(ending.count)
-        let ownNumbers = FlightCandidateWriter.writtenNumbers(flight.number, styles: numberStyles)
-        guard let number = ownNumbers.filter({ body.hasSuffix(" " + $0) }).max(by: { $0.count < $1.count }) else { return [] }
-        let words = String(body.dropLast(number.count))
+        guard let parts = Self.parts(of: candidate, numberStyles: numberStyles) else { return [] }
         return Self.neighbouringNumbers(of: flight.number)
             .compactMap { FlightNumber(airline: flight.airline, number: $0) }
             .filter { !todaysFlights.contains($0) }
             .flatMap { neighbour in
                 FlightCandidateWriter.writtenNumbers(neighbour.number, styles: numberStyles).map {
-                    WrittenFlightCandidate(flight: neighbour, form: candidate.form, text: words + $0 + ending)
+                    WrittenFlightCandidate(flight: neighbour, form: candidate.form, text: parts.beforeNumber + $0 + parts.ending)
                 }
             }
+    }
+
+    /// A candidate's text in three: what comes before its number (" Lima X-ray "), the number as written ("400", the
+    /// longest of its written ways of `numberStyles` the text ends in) and the end punctuation ("."); nil when the text
+    /// does not end in one of them.
+    static func parts(of candidate: WrittenFlightCandidate,
+                      numberStyles: CandidateWritingOptions.NumberStyles) -> (beforeNumber: String, number: String, ending: String)? {
+        let ending = ending(of: candidate)
+        let body = candidate.text.dropLast(ending.count)
+        let ownNumbers = FlightCandidateWriter.writtenNumbers(candidate.flight.number, styles: numberStyles)
+        guard let number = ownNumbers.filter({ body.hasSuffix(" " + $0) }).max(by: { $0.count < $1.count }) else { return nil }
+        return (String(body.dropLast(number.count)), number, ending)
     }
 
     private func airlineNeighbours(of candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
@@ -67,7 +75,7 @@ public struct OffListNeighbours: Sendable {
     }
 
     /// The end punctuation of a candidate's text ("." or "?"); empty when it has none.
-    private static func ending(of candidate: WrittenFlightCandidate) -> String {
+    static func ending(of candidate: WrittenFlightCandidate) -> String {
         [CarrierPhrase.statementEnding, CarrierPhrase.questionEnding].first { candidate.text.hasSuffix($0) } ?? ""
     }
 

@@ -109,6 +109,23 @@ public struct TrieScoringResult: Sendable, Hashable {
 
     /// `flight`'s entry in `ranking`; nil when none of its candidates was scored.
     public func score(of flight: FlightNumber) -> ScoredFlight? { ranking.first { $0.flight == flight } }
+
+    /// This walk's and `other`'s findings as one (another tree scored on the same audio after the same prefix): each
+    /// flight's better entry, best first (ties: this walk's first), every candidate, the evaluations of both.
+    public func merging(_ other: TrieScoringResult) -> TrieScoringResult {
+        var entries = ranking
+        for entry in other.ranking {
+            if let index = entries.firstIndex(where: { $0.flight == entry.flight }) {
+                if entry.score > entries[index].score { entries[index] = entry }
+            } else {
+                entries.append(entry)
+            }
+        }
+        let merged = entries.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        let candidates = (candidates + other.candidates).enumerated()
+            .sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        return TrieScoringResult(ranking: merged, candidates: candidates, evaluations: evaluations + other.evaluations)
+    }
 }
 
 /// The scorer broke `NextTokenScorer`'s contract.

@@ -172,6 +172,10 @@ public struct CandidateWritingOptions: Sendable, Hashable {
         /// pass's first flight was right on 15 of the 33 training and dev queries said that way ("swiss air double one
         /// seven one" read "Swiss Air 1 1 7 1."), with them on 20, the other 160 of a probe unchanged (2026-12-06).
         public static let repeatedDigits = NumberStyles(rawValue: 1 << 3)
+        /// Numbers said with "hundred" or "thousand" and more after it, in words as said: "seven hundred twenty five",
+        /// "one thousand seven hundred fourteen". Without them such a query had only the digits ("1714") against the
+        /// round words of other flights ("one thousand one hundred"), which its "thousand" and "hundred" drew it to.
+        public static let scaleNumberWords = NumberStyles(rawValue: 1 << 4)
     }
 
     /// The ways to name the airline.
@@ -191,7 +195,7 @@ public struct CandidateWritingOptions: Sendable, Hashable {
     /// The ways to name an airline in `standard`: all but `dottedCode`.
     public static let standardForms: [WrittenAirlineForm] = [.code, .spelledCode, .natoCode, .icaoCode, .name, .callsign]
 
-    public init(forms: [WrittenAirlineForm] = standardForms, numberStyles: NumberStyles = [.leadingZeros, .roundNumberWords, .separateDigits, .repeatedDigits],
+    public init(forms: [WrittenAirlineForm] = standardForms, numberStyles: NumberStyles = [.leadingZeros, .roundNumberWords, .scaleNumberWords, .separateDigits, .repeatedDigits],
                 carriers: [CarrierPhrase] = [.bare], flightWordAfterAirline: Bool = true) {
         self.forms = forms
         self.numberStyles = numberStyles
@@ -306,15 +310,16 @@ public struct FlightCandidateWriter: Sendable {
 
     /// The ways to write `number`, digits first ("40"), then those `styles` add, from the spoken forms of
     /// `SpokenNumberForms`: a digit-by-digit form with leading zeros as its digits ("040"), one with "double" or
-    /// "triple" in its words ("double 5 6", "double five six"), a round form of digits
-    /// and "hundred" or "thousand" in words ("four hundred", "two thousand"); the other forms ("forty", "two eighty
-    /// seven", "forty four hundred") are written as the digits.
+    /// "triple" in its words ("double 5 6", "double five six"), a form with "hundred" or "thousand" in words, round
+    /// ("four hundred", "two thousand") or going on after them ("two hundred eighty seven"); the other forms ("forty",
+    /// "two eighty seven", "forty four hundred") are written as the digits.
     public static func writtenNumbers(_ number: Int, styles: CandidateWritingOptions.NumberStyles) -> [String] {
         var written = [String(number)]
         if styles.contains(.separateDigits), number >= 10 { written.append(spacedApart(String(number))) }
         for form in SpokenNumberForms.forms(of: number) {
             guard let digits = digitString(of: form) else {
                 if styles.contains(.roundNumberWords), isRoundInWords(form) { written.append(inWords(form, digitsAsWords: true)) }
+                if styles.contains(.scaleNumberWords), saysScaleAndMore(form) { written.append(inWords(form, digitsAsWords: true)) }
                 continue
             }
             if digits.hasPrefix("0"), !styles.contains(.leadingZeros) { continue }
@@ -359,6 +364,13 @@ public struct FlightCandidateWriter: Sendable {
             if case .word(let word) = token { return scales.contains(word) }
             return true
         }
+    }
+
+    /// True for a form with "hundred" or "thousand" that goes on after it ("two hundred eighty seven", "two thousand one").
+    private static func saysScaleAndMore(_ form: [SpokenNumberToken]) -> Bool {
+        let scales = [SpokenVocabulary.hundred, SpokenVocabulary.thousand]
+        guard let lastScale = form.lastIndex(where: { if case .word(let word) = $0 { scales.contains(word) } else { false } }) else { return false }
+        return lastScale < form.index(before: form.endIndex)
     }
 
     /// The digits a digit-by-digit form says ("double four" → "44", "zero four zero" → "040"); nil for other forms.

@@ -70,3 +70,29 @@ struct OffListNeighboursTests {
         #expect(airlineTexts(" Swiss 400.", .name).isEmpty, "an airline's name sounds like no other code's")
     }
 }
+
+@Suite("Today's flights with the best one's number")
+struct SameNumberRivalsTests {
+    static func flight(_ text: String) -> FlightNumber { FlightNumber(parsing: text)! }
+    static let rivals = SameNumberRivals(todaysFlights: ["LX400", "LH400", "LO401", "LX400"].map(flight), airlines: OffListNeighboursTests.airlines)
+
+    @Test("each other airline flying the number today, in every way it is named, with the best candidate's number and ending")
+    func rivalsInTheBestOnesWords() {
+        let texts = Self.rivals.candidates(around: WrittenFlightCandidate(flight: Self.flight("LX400"), form: .natoCode, text: " Lima X-ray four hundred."))
+        #expect(texts.map(\.text) == [" LH four hundred.", " L H four hundred.", " Lima Hotel four hundred.", " DLH four hundred.", " Lufthansa four hundred."])
+        #expect(texts.map(\.form) == [.code, .spelledCode, .natoCode, .icaoCode, .name])
+        #expect(texts.allSatisfy { $0.flight == Self.flight("LH400") })
+    }
+
+    @Test("\"Flight\" before the number where the best candidate says it, and its ending")
+    func flightWordAndEnding() {
+        let texts = Self.rivals.candidates(around: WrittenFlightCandidate(flight: Self.flight("LH400"), form: .name, text: " Lufthansa Flight 4 0 0?")).map(\.text)
+        #expect(texts == [" LX Flight 4 0 0?", " L X Flight 4 0 0?", " Lima X-ray Flight 4 0 0?", " SWR Flight 4 0 0?", " Swiss Flight 4 0 0?"])
+    }
+
+    @Test("none where no other flight has the number today, or the text does not end in the number")
+    func none() {
+        #expect(Self.rivals.candidates(around: WrittenFlightCandidate(flight: Self.flight("LO401"), form: .code, text: " LO 401.")).isEmpty)
+        #expect(Self.rivals.candidates(around: WrittenFlightCandidate(flight: Self.flight("LX400"), form: .code, text: " LX forty.")).isEmpty)
+    }
+}

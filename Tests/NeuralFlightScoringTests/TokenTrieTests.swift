@@ -92,7 +92,8 @@ struct TokenTrieTests {
             ("digits and round number words", .init(numberStyles: [.roundNumberWords], flightWordAfterAirline: false)),
             ("digits together and apart, round number words", .init(numberStyles: [.roundNumberWords, .separateDigits], flightWordAfterAirline: false)),
             ("and leading zeros, together and apart", .init(numberStyles: [.roundNumberWords, .separateDigits, .leadingZeros], flightWordAfterAirline: false)),
-            ("and runs said double or triple", .init(flightWordAfterAirline: false)),
+            ("and runs said double or triple", .init(numberStyles: [.roundNumberWords, .separateDigits, .leadingZeros, .repeatedDigits], flightWordAfterAirline: false)),
+            ("and numbers said with hundred or thousand, in words", .init(flightWordAfterAirline: false)),
             ("standard (and \"Flight\" between the airline and the number)", .standard),
             ("standard with \"Flight\" before the airline too", .init(carriers: [.bare, .flightWord])),
         ]

@@ -126,6 +126,22 @@ struct TrieScorerTests {
         #expect(wide == exact)
     }
 
+    @Test("two exact walks merged rank as one walk of both trees: each flight's better entry, the evaluations of both")
+    func mergingTwoWalks() throws {
+        let (first, second) = (Array(Self.candidates.prefix(9)), Array(Self.candidates.dropFirst(9)))
+        let model = TableLanguageModel()
+        func walk(_ candidates: [TokenizedCandidate]) throws -> TrieScoringResult {
+            try TrieScorer().score(TokenTrie(candidates: candidates, endToken: Self.end), with: model)
+        }
+        let (one, merged) = (try walk(Self.candidates), try walk(first).merging(try walk(second)))
+        #expect(merged.ranking.map(\.flight) == one.ranking.map(\.flight))
+        #expect(merged.ranking.map(\.best.candidate) == one.ranking.map(\.best.candidate))
+        #expect(zip(merged.ranking, one.ranking).allSatisfy { abs($0.score - $1.score) < 1e-5 })
+        #expect(merged.candidates.map(\.candidate) == one.candidates.map(\.candidate))
+        #expect(merged.evaluations == (try walk(first)).evaluations + (try walk(second)).evaluations)
+        #expect(merged.margin == one.margin)
+    }
+
     @Test("a narrow beam keeps the best path and prunes the rest")
     func beamKeepsTheBest() throws {
         // The model strongly prefers 7 8 9 10 (BA287); with a beam of 1 only that path goes on at each depth.

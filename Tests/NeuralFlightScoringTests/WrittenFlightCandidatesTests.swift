@@ -60,9 +60,10 @@ struct WrittenFlightCandidatesTests {
     func leadingZerosByDefault() {
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.spelledCode], flightWordAfterAirline: false))
             .candidates(for: Self.flight("LX161")).map(\.text)
-        #expect(texts == [" L X 161.", " L X 1 6 1.", " L X 0161.", " L X 0 1 6 1."])
+        #expect(texts == [" L X 161.", " L X 1 6 1.", " L X 0161.", " L X 0 1 6 1.", " L X one hundred sixty one."])
         #expect(FlightCandidateWriter.writtenNumbers(40, styles: [.leadingZeros, .separateDigits]) == ["40", "4 0", "040", "0 4 0", "0040", "0 0 4 0"])
-        #expect(FlightCandidateWriter.writtenNumbers(1234, styles: CandidateWritingOptions.standard.numberStyles) == ["1234", "1 2 3 4"])
+        #expect(FlightCandidateWriter.writtenNumbers(1234, styles: CandidateWritingOptions.standard.numberStyles)
+                == ["1234", "1 2 3 4", "one thousand two hundred thirty four"])
     }
 
     @Test("by default a run of one digit said \"double\" or \"triple\" is written so, the other digits as digits and as words")
@@ -70,7 +71,7 @@ struct WrittenFlightCandidatesTests {
         let texts = FlightCandidateWriter(airlines: Self.airlines, options: .init(forms: [.code], flightWordAfterAirline: false))
             .candidates(for: Self.flight("LX556")).map(\.text)
         #expect(texts == [" LX 556.", " LX 5 5 6.", " LX double 5 6.", " LX double five six.", " LX 0556.", " LX 0 5 5 6.",
-                          " LX 0 double 5 6.", " LX zero double five six."])
+                          " LX 0 double 5 6.", " LX zero double five six.", " LX five hundred fifty six."])
         #expect(FlightCandidateWriter.writtenNumbers(1100, styles: .repeatedDigits)
                 == ["1100", "1 1 double 0", "one one double zero", "double 1 0 0", "double one zero zero", "double 1 double 0", "double one double zero"])
         #expect(FlightCandidateWriter.writtenNumbers(777, styles: .repeatedDigits)
@@ -94,7 +95,7 @@ struct WrittenFlightCandidatesTests {
         #expect(FlightCandidateWriter.written(spokenName: spoken, of: Self.airlines.airline(iata: code)!) == written)
     }
 
-    @Test("numbers in digits, with leading zeros and round words when asked", arguments: [
+    @Test("numbers in digits, with leading zeros, round words and words with hundred or thousand when asked", arguments: [
         (40, CandidateWritingOptions.NumberStyles(), ["40"]),
         (40, .leadingZeros, ["40", "040", "0040"]),
         (40, .roundNumberWords, ["40"]),
@@ -104,6 +105,13 @@ struct WrittenFlightCandidatesTests {
         (2000, .roundNumberWords, ["2000", "two thousand"]),
         (4900, .roundNumberWords, ["4900", "four thousand nine hundred"]),
         (1234, [.leadingZeros, .roundNumberWords], ["1234"]),
+        (287, .scaleNumberWords, ["287", "two hundred eighty seven"]),
+        (1714, .scaleNumberWords, ["1714", "one thousand seven hundred fourteen"]),
+        (2001, .scaleNumberWords, ["2001", "two thousand one"]),
+        (4056, .scaleNumberWords, ["4056", "four thousand fifty six"]),
+        (4400, .scaleNumberWords, ["4400"]),
+        (40, .scaleNumberWords, ["40"]),
+        (1700, [.roundNumberWords, .scaleNumberWords], ["1700", "one thousand seven hundred"]),
         (9, .leadingZeros, ["9", "09", "009", "0009"]),
     ] as [(Int, CandidateWritingOptions.NumberStyles, [String])])
     func numbers(number: Int, styles: CandidateWritingOptions.NumberStyles, expected: [String]) {

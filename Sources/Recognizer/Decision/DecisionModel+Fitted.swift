@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.815, disputeProbability: 0.5, belowFloorProbability: 0.985, offListMargin: -0.6, asksOverRunnerUp: true, overRunnerUpProbability: 0.885,
+        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.88, disputeProbability: 0.5, belowFloorProbability: 0.99, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.27517, 0.690244, -0.046818, 0.408182, 0.730196, 0.549091, 0.0845455, 0.0863636, 26.4983],
-            scales: [1.39488, 0.639876, 0.486313, 0.491497, 1.6077, 0.497584, 0.278204, 0.2809, 10.4146],
-            weights: [1.00773, 2.1004, 0.512361, 1.05535, 0.56267, -0.224426, 0.25111, 0.351929, -0.107191],
-            intercept: 1.93851)))
+            means: [-3.15032, 0.729765, -0.00839173, 0.424545, 0.752893, 0.532727, 0.0890909, 0.0863636, 26.4983],
+            scales: [1.38998, 0.639435, 0.486821, 0.494274, 1.62555, 0.498928, 0.284875, 0.2809, 10.4146],
+            weights: [1.09948, 2.18749, 0.887402, 1.0111, 0.421951, -0.129928, 0.0523457, 0.289131, -0.203676],
+            intercept: 2.2264)))
 }

@@ -6,7 +6,8 @@ import Whisper
 
 /// The neural acoustic model's pass over a whole utterance: Whisper tiny.en transcribes it freely once and scores
 /// every written form of today's flights against the same encoding (`FlightCandidateTree`, walked by `TrieScorer`),
-/// then the best one's off-list neighbours in its own words (`OffListNeighbours`), and reports the flights it ranks
+/// then today's other flights with the best one's number (`SameNumberRivals`: the beam may have dropped them) and the
+/// best one's off-list neighbours, both in its own words (`OffListNeighbours`), and reports the flights it ranks
 /// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the batches of today's flights' walk
 /// once its start shows it names no carrier phrase (`WhisperNextTokenScorer`).
 ///
@@ -18,18 +19,19 @@ final class NeuralPass {
     private var candidates: FlightCandidateTree
     private var reader: FreeTranscriptReader
     private var offListNeighbours: OffListNeighbours
+    private var sameNumberRivals: SameNumberRivals
 
     /// Loads (or reuses) the model in `folder` and writes today's candidates of `vocabulary`; throws
     /// `RecognizerError` naming the folder and what is wrong with it.
     init(folder: String, vocabulary: FlightVocabulary, grammar: FlightGrammar, configuration: NeuralPassConfiguration) throws {
         parts = try NeuralModelParts.shared(folder: folder, blasThreadCount: configuration.blasThreadCount)
         self.configuration = configuration
-        (candidates, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (candidates, reader, offListNeighbours, sameNumberRivals) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     /// Switches to a new day's flights.
     func load(_ vocabulary: FlightVocabulary, grammar: FlightGrammar) {
-        (candidates, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (candidates, reader, offListNeighbours, sameNumberRivals) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
 
     /// The start sequence after `prompt`, as Whisper feeds a prompt: " " + its text, no more than its last half context
@@ -41,11 +43,12 @@ final class NeuralPass {
     }
 
     private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
-                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTree, FreeTranscriptReader, OffListNeighbours) {
+                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTree, FreeTranscriptReader, OffListNeighbours, SameNumberRivals) {
         let tree = FlightCandidateTree(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
                                          carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: grammar.jsgf))
         return (tree, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
-                OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
+                OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines),
+                SameNumberRivals(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
     }
 
     /// Reads `samples` (16 kHz mono) after `prompt` (the reading recognizer's: one pass serves the wideband and the
@@ -82,9 +85,16 @@ final class NeuralPass {
                 throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
             }
         }
-        let result = try scoring { try scorer.score(candidates.trie, with: nextTokenScorer, after: plan.prefix, ending: plan.ending, keeping: Set([grammarFlight].compactMap { $0 })) }
+        var result = try scoring { try scorer.score(candidates.trie, with: nextTokenScorer, after: plan.prefix, ending: plan.ending, keeping: Set([grammarFlight].compactMap { $0 })) }
         // The free transcript is done before the neighbours are asked about: whether they are worth scoring depends on it.
         let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
+        if let best = result.best {
+            let rivals = sameNumberRivals.candidates(around: best.best.candidate)
+            if !rivals.isEmpty {
+                let trie = TokenTrie(candidates: rivals, tokenizer: parts.tokenizer)
+                result = result.merging(try scoring { try scorer.score(trie, with: nextTokenScorer, after: plan.prefix) })
+            }
+        }
         let freeTranscriptFlight = reader.read(freeTranscript).todaysFlight
         let grammarFlightRank = grammarFlight.flatMap(result.rank(of:))
         let best = result.best
