@@ -75,7 +75,7 @@ public struct OffListNeighbours: Sendable {
     }
 
     /// The end punctuation of a candidate's text ("." or "?"); empty when it has none.
-    static func ending(of candidate: WrittenFlightCandidate) -> String {
+    private static func ending(of candidate: WrittenFlightCandidate) -> String {
         [CarrierPhrase.statementEnding, CarrierPhrase.questionEnding].first { candidate.text.hasSuffix($0) } ?? ""
     }
 

@@ -110,21 +110,20 @@ public struct TrieScoringResult: Sendable, Hashable {
     /// `flight`'s entry in `ranking`; nil when none of its candidates was scored.
     public func score(of flight: FlightNumber) -> ScoredFlight? { ranking.first { $0.flight == flight } }
 
-    /// This walk's and `other`'s findings as one (another tree scored on the same audio after the same prefix): each
-    /// flight's better entry, best first (ties: this walk's first), every candidate, the evaluations of both.
+    /// This walk's and `other`'s findings as one (another tree scored on the same audio after the same prefix): every
+    /// candidate best first (ties: this walk's first), each flight ranked by its best, the evaluations of both.
     public func merging(_ other: TrieScoringResult) -> TrieScoringResult {
-        var entries = ranking
-        for entry in other.ranking {
-            if let index = entries.firstIndex(where: { $0.flight == entry.flight }) {
-                if entry.score > entries[index].score { entries[index] = entry }
-            } else {
-                entries.append(entry)
-            }
-        }
-        let merged = entries.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
-        let candidates = (candidates + other.candidates).enumerated()
+        let merged = (candidates + other.candidates).enumerated()
             .sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
-        return TrieScoringResult(ranking: merged, candidates: candidates, evaluations: evaluations + other.evaluations)
+        return TrieScoringResult(bestFirst: merged, evaluations: evaluations + other.evaluations)
+    }
+
+    /// The result of `candidates`, already best first: each flight ranked by its first candidate.
+    init(bestFirst candidates: [ScoredCandidate], evaluations: Int) {
+        var seen = Set<FlightNumber>()
+        ranking = candidates.filter { seen.insert($0.candidate.flight).inserted }.map { ScoredFlight(flight: $0.candidate.flight, best: $0) }
+        self.candidates = candidates
+        self.evaluations = evaluations
     }
 }
 
@@ -155,7 +154,7 @@ public struct TrieScorer: Sendable {
     public func score<Scorer: NextTokenScorer>(_ trie: TokenTrie, with scorer: Scorer, after prefix: [Int] = [],
                                                ending: CandidateEnding? = nil,
                                                keeping kept: Set<FlightNumber> = []) throws -> TrieScoringResult {
-        guard !trie.candidates.isEmpty else { return TrieScoringResult(ranking: [], candidates: [], evaluations: 0) }
+        guard !trie.candidates.isEmpty else { return TrieScoringResult(bestFirst: [], evaluations: 0) }
         guard ending != nil || !trie.hasEndingSlot else {
             throw TrieScoringError(message: "the tree's candidates end in a slot and no ending was given")
         }
@@ -266,8 +265,6 @@ public struct TrieScorer: Sendable {
             }
         }
         scored.sort { ($0.score, $1.index) > ($1.score, $0.index) }
-        var seen = Set<FlightNumber>()
-        let ranking = scored.filter { seen.insert($0.candidate.flight).inserted }.map { ScoredFlight(flight: $0.candidate.flight, best: $0) }
-        return TrieScoringResult(ranking: ranking, candidates: scored, evaluations: evaluations)
+        return TrieScoringResult(bestFirst: scored, evaluations: evaluations)
     }
 }

@@ -354,11 +354,13 @@ public struct FlightCandidateWriter: Sendable {
     /// Each character a word of its own: "LX" → "L X", "0161" → "0 1 6 1".
     private static func spacedApart(_ text: String) -> String { text.map(String.init).joined(separator: " ") }
 
+    /// The words that scale the digit before them.
+    private static let scales = [SpokenVocabulary.hundred, SpokenVocabulary.thousand]
+
     /// True for a form that ends in "hundred" or "thousand" and says its other parts as single digits ("four
     /// hundred", "four thousand four hundred"), not pairs ("forty four hundred": Whisper writes 4400, and the
     /// normalizer does not read it).
     private static func isRoundInWords(_ form: [SpokenNumberToken]) -> Bool {
-        let scales = [SpokenVocabulary.hundred, SpokenVocabulary.thousand]
         guard case .word(let last) = form.last, scales.contains(last) else { return false }
         return form.allSatisfy { token in
             if case .word(let word) = token { return scales.contains(word) }
@@ -368,7 +370,6 @@ public struct FlightCandidateWriter: Sendable {
 
     /// True for a form with "hundred" or "thousand" that goes on after it ("two hundred eighty seven", "two thousand one").
     private static func saysScaleAndMore(_ form: [SpokenNumberToken]) -> Bool {
-        let scales = [SpokenVocabulary.hundred, SpokenVocabulary.thousand]
         guard let lastScale = form.lastIndex(where: { if case .word(let word) = $0 { scales.contains(word) } else { false } }) else { return false }
         return lastScale < form.index(before: form.endIndex)
     }
