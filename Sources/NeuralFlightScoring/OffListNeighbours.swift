@@ -36,7 +36,7 @@ public struct OffListNeighbours: Sendable {
 
     private func numberNeighbours(of candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
         let flight = candidate.flight
-        guard let parts = Self.parts(of: candidate, numberStyles: numberStyles) else { return [] }
+        guard let parts = candidate.textParts(numberStyles: numberStyles) else { return [] }
         return Self.neighbouringNumbers(of: flight.number)
             .compactMap { FlightNumber(airline: flight.airline, number: $0) }
             .filter { !todaysFlights.contains($0) }
@@ -45,18 +45,6 @@ public struct OffListNeighbours: Sendable {
                     WrittenFlightCandidate(flight: neighbour, form: candidate.form, text: parts.beforeNumber + $0 + parts.ending)
                 }
             }
-    }
-
-    /// A candidate's text in three: what comes before its number (" Lima X-ray "), the number as written ("400", the
-    /// longest of its written ways of `numberStyles` the text ends in) and the end punctuation ("."); nil when the text
-    /// does not end in one of them.
-    static func parts(of candidate: WrittenFlightCandidate,
-                      numberStyles: CandidateWritingOptions.NumberStyles) -> (beforeNumber: String, number: String, ending: String)? {
-        let ending = ending(of: candidate)
-        let body = candidate.text.dropLast(ending.count)
-        let ownNumbers = FlightCandidateWriter.writtenNumbers(candidate.flight.number, styles: numberStyles)
-        guard let number = ownNumbers.filter({ body.hasSuffix(" " + $0) }).max(by: { $0.count < $1.count }) else { return nil }
-        return (String(body.dropLast(number.count)), number, ending)
     }
 
     private func airlineNeighbours(of candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
@@ -69,14 +57,9 @@ public struct OffListNeighbours: Sendable {
         let flightWord = " " + FlightCandidateWriter.writtenFlightWord + " "
         let saysFlightWord = candidate.text.contains(flightWord)
         let options = CandidateWritingOptions(forms: [candidate.form], numberStyles: numberStyles,
-                                              carriers: [CarrierPhrase(before: "", ending: Self.ending(of: candidate))])
+                                              carriers: [CarrierPhrase(before: "", ending: candidate.endPunctuation)])
         return FlightCandidateWriter(airlines: airlines, options: options).candidates(for: flights.sorted())
             .filter { $0.text.contains(flightWord) == saysFlightWord }
-    }
-
-    /// The end punctuation of a candidate's text ("." or "?"); empty when it has none.
-    private static func ending(of candidate: WrittenFlightCandidate) -> String {
-        [CarrierPhrase.statementEnding, CarrierPhrase.questionEnding].first { candidate.text.hasSuffix($0) } ?? ""
     }
 
     /// The numbers from 1 to 9999, other than `number`, one edit from its digits: a digit changed, dropped or added,

@@ -24,7 +24,7 @@ public struct SameNumberRivals: Sendable {
     /// written ways.
     public func candidates(around candidate: WrittenFlightCandidate) -> [WrittenFlightCandidate] {
         let rivals = (flightsByNumber[candidate.flight.number] ?? []).filter { $0 != candidate.flight }
-        guard !rivals.isEmpty, let parts = OffListNeighbours.parts(of: candidate, numberStyles: numberStyles) else { return [] }
+        guard !rivals.isEmpty, let parts = candidate.textParts(numberStyles: numberStyles) else { return [] }
         let flightWord = " " + FlightCandidateWriter.writtenFlightWord + " "
         let saysFlightWord = parts.beforeNumber.hasSuffix(flightWord)
         let writer = FlightCandidateWriter(airlines: airlines)

@@ -35,6 +35,22 @@ public struct WrittenFlightCandidate: Sendable, Hashable {
         self.form = form
         self.text = text
     }
+
+    /// The end punctuation of its text ("." or "?"); empty when it has none.
+    var endPunctuation: String {
+        [CarrierPhrase.statementEnding, CarrierPhrase.questionEnding].first { text.hasSuffix($0) } ?? ""
+    }
+
+    /// Its text in three: what comes before its number (" Lima X-ray "), the number as written ("400", the longest of
+    /// its written ways of `numberStyles` the text ends in) and the end punctuation ("."); nil when the text does not
+    /// end in one of them.
+    func textParts(numberStyles: CandidateWritingOptions.NumberStyles) -> (beforeNumber: String, number: String, ending: String)? {
+        let ending = endPunctuation
+        let body = text.dropLast(ending.count)
+        let ownNumbers = FlightCandidateWriter.writtenNumbers(flight.number, styles: numberStyles)
+        guard let number = ownNumbers.filter({ body.hasSuffix(" " + $0) }).max(by: { $0.count < $1.count }) else { return nil }
+        return (String(body.dropLast(number.count)), number, ending)
+    }
 }
 
 /// Words of the grammar's carrier phrases written around a flight: " What's the gate for LX 40?".
@@ -318,8 +334,9 @@ public struct FlightCandidateWriter: Sendable {
         if styles.contains(.separateDigits), number >= 10 { written.append(spacedApart(String(number))) }
         for form in SpokenNumberForms.forms(of: number) {
             guard let digits = digitString(of: form) else {
-                if styles.contains(.roundNumberWords), isRoundInWords(form) { written.append(inWords(form, digitsAsWords: true)) }
-                if styles.contains(.scaleNumberWords), saysScaleAndMore(form) { written.append(inWords(form, digitsAsWords: true)) }
+                if (styles.contains(.roundNumberWords) && isRoundInWords(form)) || (styles.contains(.scaleNumberWords) && saysScaleAndMore(form)) {
+                    written.append(inWords(form, digitsAsWords: true))
+                }
                 continue
             }
             if digits.hasPrefix("0"), !styles.contains(.leadingZeros) { continue }
