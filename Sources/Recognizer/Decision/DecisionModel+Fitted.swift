@@ -11,7 +11,7 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0.05, acceptProbability: 0.88, disputeProbability: 0.5, belowFloorProbability: 0.99, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.86, disputeProbability: 0.5, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
             means: [-3.15032, 0.729765, -0.00839173, 0.424545, 0.752893, 0.532727, 0.0890909, 0.0863636, 26.4983],
