@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.86, disputeProbability: 0.5, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.885, disputeProbability: 0.55, offListMargin: -0.6,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.15032, 0.729765, -0.00839173, 0.424545, 0.752893, 0.532727, 0.0890909, 0.0863636, 26.4983],
-            scales: [1.38998, 0.639435, 0.486821, 0.494274, 1.62555, 0.498928, 0.284875, 0.2809, 10.4146],
-            weights: [1.09948, 2.18749, 0.887402, 1.0111, 0.421951, -0.129928, 0.0523457, 0.289131, -0.203676],
-            intercept: 2.2264)))
+            means: [-3.3285, 0.668916, -0.0220881, 0.385313, 0.638239, 0.565937, 0.0803125, 0.0665625, 26.838],
+            scales: [1.37336, 0.622349, 0.482108, 0.486669, 1.5527, 0.495633, 0.271776, 0.249263, 10.8375],
+            weights: [1.08004, 2.20807, 1.22112, 1.29608, 0.651945, 0.261491, 0.149728, 0.402125, -0.228437],
+            intercept: 2.17479)))
 }
