@@ -228,10 +228,12 @@ struct CalibratedDeciderTests {
 
     /// A neural check asked from p 0.25 that answers from 0.8 of p = σ(4 · margin − 2): sure from a lead of 0.85 nats per token.
     static func marginCheck(offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false, disputeProbability: Double? = nil,
-                            belowFloorProbability: Double? = nil, overRunnerUpProbability: Double? = nil) -> DecisionModel.NeuralCheck {
+                            belowFloorProbability: Double? = nil, overRunnerUpProbability: Double? = nil,
+                            offerProbability: Double? = nil) -> DecisionModel.NeuralCheck {
         DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, disputeProbability: disputeProbability,
                                   belowFloorProbability: belowFloorProbability, offListMargin: offListMargin, asksOverRunnerUp: asksOverRunnerUp,
-                                  overRunnerUpProbability: overRunnerUpProbability, model: neuralModel("margin", weight: 4, intercept: -2))
+                                  overRunnerUpProbability: overRunnerUpProbability, offerProbability: offerProbability,
+                                  model: neuralModel("margin", weight: 4, intercept: -2))
     }
 
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
@@ -355,6 +357,35 @@ struct CalibratedDeciderTests {
         #expect(checking.decide(Self.withNeural(fit: -49, neural: lx44, margin: 1.5, grammarRank: 1)).decision == .accepted(lx44), "σ(4) = 0.98: answers")
         #expect(checking.decide(Self.withNeural(fit: -47, neural: lx44, margin: 1.5)).decision == .confirm([lx44, lx40]),
                 "where the grammar answers another flight, the two disagree: it still asks")
+    }
+
+    @Test("where it may answer but is less sure, from its offer probability the neural check offers its flight, before those the grammar offers, instead of asking again")
+    func neuralCheckOffers() throws {
+        let offering = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(offListMargin: -0.3, offerProbability: 0.5))
+        let answeringOnly = Self.fitOnlyDecider(neuralCheck: Self.marginCheck(offListMargin: -0.3))
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        let likely = Self.withNeural(fit: -51, neural: lx44, margin: 0.6)
+        #expect(answeringOnly.decide(likely).decision.isRejected, "p 0.27, σ(0.4) = 0.60 of LX 44: refused by a check that offers nothing")
+        let offered = offering.decide(likely)
+        #expect(offered.decision == .confirm([lx44]), "the grammar offers nothing: the neural model's flight alone")
+        #expect(abs(offered.confidence - 1 / (1 + exp(-0.4))) < 1e-9, "the neural decision model's probability is the question's confidence")
+        #expect(offering.decide(Self.withNeural(fit: -49, neural: lx44, margin: 0.6)).decision == .confirm([lx44, lx40]),
+                "p 0.73: before the flight the grammar offers")
+        #expect(offering.decide(Self.withNeural(fit: -49, neural: lx44, margin: 0.6, open: lx44)).decision == .confirm([lx44, lx40]),
+                "a flight the grammar offers second comes first")
+        let same = Self.withNeural(fit: -49, neural: lx40, margin: 0.6)
+        let asked = offering.decide(same)
+        #expect(asked.decision == .confirm([lx40]) && asked.confidence == answeringOnly.decide(same).confidence,
+                "the grammar offers the same flight first: its question, as sure")
+        #expect(offering.decide(Self.withNeural(fit: -51, neural: lx44, margin: 0.4)).decision.isRejected, "σ(−0.4) = 0.40: below the offer probability")
+        #expect(offering.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0.6)).decision == .accepted(lx40),
+                "where the grammar answers, the check only disputes, from 0.8")
+        #expect(offering.decide(Self.withNeural(fit: -52, neural: lx44, margin: 0.6)).decision.isRejected, "p 0.12: not asked")
+        #expect(offering.decide(Self.withNeural(fit: -51, neural: lx44, margin: 0.6, offList: -0.4)).decision.isRejected,
+                "LX 440 fits better by more than the check's lead: nothing offered")
+        #expect(offering.decide(Self.withNeural(fit: -52, grammar: [], neural: lx44, margin: 0.6)).decision == .confirm([lx44]), "nothing of today's heard")
+        #expect(offering.neuralCheckMayDecide(likely, reading: likely.neural!), "its neighbours may stop the offer: worth scoring")
+        #expect(!answeringOnly.neuralCheckMayDecide(likely, reading: likely.neural!), "σ(0.4) at any lead: below 0.8")
     }
 
     @Test("the neural decision model reads the neural model's leads and whether the grammar, the open grammar and the free transcript heard its flight")

@@ -264,17 +264,19 @@ class NeuralCheck:
     the grammar's answer of another flight from `dispute` (default: `accept`; `choose_dispute`). Where the grammar heard
     a flight at a probability below `probability`, it answers from `below_floor` (None: it is not asked there); where
     it would ask over the runner-up, it answers instead from `over_runner_up` (None: it always asks there): both
-    chosen by `choose_surer_answers`."""
+    chosen by `choose_surer_answers`. Where it is asked to answer but is not sure enough, it offers its first flight
+    from `offer` (None: it offers none; `OFFER_PROBABILITY`)."""
     def __init__(self, probability, model, accept, off_list=-math.inf, asks_over_runner_up=False, dispute=None,
-                 below_floor=None, over_runner_up=None):
+                 below_floor=None, over_runner_up=None, offer=None):
         self.probability, self.model, self.accept, self.off_list = probability, model, accept, off_list
         self.asks_over_runner_up = asks_over_runner_up
         self.dispute = accept if dispute is None else dispute
-        self.below_floor, self.over_runner_up = below_floor, over_runner_up
+        self.below_floor, self.over_runner_up, self.offer = below_floor, over_runner_up, offer
 
     def replacing(self, **changes):
-        """This check with the attributes `changes` names (`dispute`, `below_floor`, `over_runner_up`) changed."""
-        values = {"dispute": self.dispute, "below_floor": self.below_floor, "over_runner_up": self.over_runner_up, **changes}
+        """This check with the attributes `changes` names (`dispute`, `below_floor`, `over_runner_up`, `offer`) changed."""
+        values = {"dispute": self.dispute, "below_floor": self.below_floor, "over_runner_up": self.over_runner_up,
+                  "offer": self.offer, **changes}
         return NeuralCheck(self.probability, self.model, self.accept, self.off_list, self.asks_over_runner_up, **values)
 
     def probability_to_change(self, grammar, row, p):
@@ -293,7 +295,8 @@ class NeuralCheck:
         for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
         return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf),
                    data.get("asksOverRunnerUp", False), dispute=data.get("disputeProbability"),
-                   below_floor=data.get("belowFloorProbability"), over_runner_up=data.get("overRunnerUpProbability"))
+                   below_floor=data.get("belowFloorProbability"), over_runner_up=data.get("overRunnerUpProbability"),
+                   offer=data.get("offerProbability"))
 
 def open_grammar_doubts(row):
     """True where the open grammar, unforced, read another of today's flights than the one heard (`Decider.doubtingFlights`)."""
@@ -316,16 +319,31 @@ def wants_neural(row, p, neural, grammar):
     if neural is None: return False
     return not row["heard"] or (grammar != "accept" and (p >= neural.probability or neural.below_floor is not None))
 
-def neural_answer(row, p, neural, grammar):
-    """The neural model's first flight where it was asked (`wants_neural`, or, to dispute it, where the `grammar`'s
-    decision answers a flight), it keeps the check's lead over its off-list neighbours and the neural decision model is
-    sure of it (`Decider.neuralProbability`; to dispute, from the check's `dispute`), whatever flight (if any) today's
-    grammar heard."""
+def neural_probability(row, p, neural, grammar):
+    """The neural decision model's probability for the neural model's first flight where it was asked (`wants_neural`,
+    or, to dispute it, where the `grammar`'s decision answers a flight) and it keeps the check's lead over its off-list
+    neighbours (`Decider.neuralProbability`), else None."""
     if neural is None or row["neural"] is None or not row["neural"][0]: return None
     if not (grammar == "accept" or wants_neural(row, p, neural, grammar)): return None
     # A flight that does not fly today explaining the audio better: the traveller may have asked for it.
     if row["neural"][3] is not None and row["neural"][3] < neural.off_list: return None
-    return row["neural"][0] if neural.model.probability(row) >= neural.probability_to_change(grammar, row, p) else None
+    return neural.model.probability(row)
+
+def neural_answer(row, p, neural, grammar):
+    """The neural model's first flight where the neural decision model is sure of it (`neural_probability`; to dispute,
+    from the check's `dispute`), whatever flight (if any) today's grammar heard."""
+    likely = neural_probability(row, p, neural, grammar)
+    if likely is None: return None
+    bar = neural.probability_to_change(grammar, row, p)
+    return row["neural"][0] if bar is not None and likely >= bar else None
+
+def neural_offer(row, p, neural, grammar):
+    """The neural model's first flight where the check would answer it but for its probability and offers it
+    (`Decider.offering`: from the check's `offer`), and the grammar does not offer it first; else None."""
+    if neural is None or neural.offer is None or grammar == "accept" or not wants_neural(row, p, neural, grammar): return None
+    likely = neural_probability(row, p, neural, grammar)
+    if likely is None or likely < neural.offer: return None
+    return None if grammar == "confirm" and row["heard_today"] == row["neural"][0] else row["neural"][0]
 
 def grammar_decision(row, p, accept, confirm, agreement=None, cross=None):
     """What the Swift Decider decides on today's grammar and the second models that confirm its flight
@@ -345,7 +363,9 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     flight than the grammar's (or of one where the grammar heard none), and "dispute" (a "did you mean" offering the
     neural model's flight, then the grammar's) where the neural decision model gives another flight than the one the
     grammar answers the check's dispute probability, or (`asks_over_runner_up`) is sure of another than the one the
-    grammar offers when that flight is the neural model's next (unless it is as sure as the check's `over_runner_up`)."""
+    grammar offers when that flight is the neural model's next (unless it is as sure as the check's `over_runner_up`),
+    or, where it is asked but less sure, from the check's `offer`, offers another than the grammar offers first; and
+    "offer" (a "did you mean" offering the neural model's flight alone) where it offers one and the grammar offers none."""
     key = (p, accept, confirm, agreement, cross)
     cached = row.get("_grammar")
     if cached is None or cached[0] != key:
@@ -353,7 +373,10 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
         row["_grammar"] = cached
     grammar = cached[1]
     sure = neural_answer(row, p, neural, grammar)
-    if sure is None: return grammar
+    if sure is None:
+        # Offered before the grammar's offered flights (as a dispute asks) or alone where the grammar offers none.
+        if neural_offer(row, p, neural, grammar) is None: return grammar
+        return "dispute" if grammar == "confirm" else "offer"
     if sure == row["heard_today"]: return "accept"
     # The grammar would offer its flight and the neural model ranks it next: they disagree by a hair, so it may ask.
     if grammar == "accept" or (neural.asks_over_runner_up and grammar == "confirm" and number(row.get("neural_grammar_rank")) == 1
@@ -371,6 +394,7 @@ def outcome(row, d):
         return ("right" if row["neural"][0] == row["expected"] else "wrong",) + (("noflight_answered",) if row["names_no_flight"] else ())
     if d == "confirm": return ("confirm_right" if row["right"] else "confirm_other",)
     if d == "dispute": return ("confirm_right" if row["right"] or row["neural"][0] == row["expected"] else "confirm_other",)
+    if d == "offer": return ("confirm_right" if row["neural"][0] == row["expected"] else "confirm_other",)
     return ("unanswered",) + (("right",) if not row["expected"] else ())
 
 def outcomes(rows, model, accept, confirm, agreement=None, cross=None, neural=None):
@@ -481,9 +505,13 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
                         best = ((right, off_list, sure, own, asks), NeuralCheck(own, neural_model, sure, off_list, asks))
     if best is None or best[0][0] <= baseline: return None
     neural = choose_dispute(dev_sets, model, best[1], accept, confirm, agreement, cross)
-    return choose_surer_answers(dev_sets, model, neural, accept, confirm, agreement, cross)
+    return choose_surer_answers(dev_sets, model, neural, accept, confirm, agreement, cross).replacing(offer=OFFER_PROBABILITY)
 
 DISPUTE_FLOOR = 0.5
+# From where the check offers the flight it would answer but for its probability: from 0.5 the offer is more likely the
+# flight said than not, and a refusal costs the traveller a retry (a "did you mean" of another costs no more). Offers
+# are no answers, so they leave the choice of the rest, made before it, as it is.
+OFFER_PROBABILITY = 0.5
 
 def choose_surer_answers(dev_sets, model, neural, accept, confirm, agreement, cross):
     """Where the check does not answer, two places where a surer reading may: where the grammar heard a flight at a
@@ -552,7 +580,8 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
         dispute = "" if neural.dispute == neural.accept else f", disputeProbability: {neural.dispute:.3g}"
         below = "" if neural.below_floor is None else f", belowFloorProbability: {neural.below_floor:.3g}"
         over = "" if neural.over_runner_up is None else f", overRunnerUpProbability: {neural.over_runner_up:.3g}"
-        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{below}{off_list}{asks}{over}{prompted}, model: NeuralDecisionModel(\n"
+        offer = "" if neural.offer is None else f", offerProbability: {neural.offer:.3g}"
+        cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{below}{off_list}{asks}{over}{offer}{prompted}, model: NeuralDecisionModel(\n"
                         f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
@@ -591,6 +620,7 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
             **({} if neural.below_floor is None else {"belowFloorProbability": float(f"{neural.below_floor:.3g}")}),
             **({"asksOverRunnerUp": True} if neural.asks_over_runner_up else {}),
             **({} if neural.over_runner_up is None else {"overRunnerUpProbability": float(f"{neural.over_runner_up:.3g}")}),
+            **({} if neural.offer is None else {"offerProbability": float(f"{neural.offer:.3g}")}),
             **({"prompt": prompt} if prompt else {}),
             "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
                       "scales": [float(f"{v:.6g}") for v in neural.model.scales],
@@ -658,7 +688,8 @@ def main():
              + ("" if neural.below_floor is None else f" (where p < {neural.probability}, from {neural.below_floor})")
              + (", asking where the grammar would offer the neural model's next flight" if neural.asks_over_runner_up else "")
              + ("" if neural.over_runner_up is None else f" unless it gives its own >= {neural.over_runner_up}")
-             + f"; it disputes the grammar's answer of another flight from {neural.dispute}"))
+             + f"; it disputes the grammar's answer of another flight from {neural.dispute}"
+             + ("" if neural.offer is None else f" and offers its first flight where it may answer from {neural.offer}")))
     for name, w in zip(NAMES, model.weights): print(f"  {name:20s} {w:+.3f}")
     if neural_model:
         print(f"neural decision model, fitted on the {sum(neural_model.use(r) for r in neural_sets['training'])} training clips "

@@ -112,6 +112,13 @@ struct Decider: Sendable {
         check.probabilityToChange(grammar, heardFlight: !features.heardFlights.isEmpty, grammarProbability: probability)
     }
 
+    /// The neural decision model's probability from which the neural model's first flight is offered where the check
+    /// may answer (`NeuralCheck.offerProbability`), nil where it offers none.
+    private func neuralProbabilityToOffer(_ check: DecisionModel.NeuralCheck, features: DecisionFeatures, probability: Double,
+                                          grammar: RecognitionDecision) -> Double? {
+        neuralCheckAnswers(features, probability: probability, grammar: grammar) ? check.offerProbability : nil
+    }
+
     /// False when `reading` cannot change the decision whatever its first flight's lead over its off-list neighbours
     /// (`NeuralDecisionModel.highestProbability`): then scoring them is not worth its time (`NeuralPass.read`).
     func neuralCheckMayDecide(_ features: DecisionFeatures, reading: DecisionFeatures.NeuralReading) -> Bool {
@@ -121,8 +128,10 @@ struct Decider: Sendable {
         guard wantsNeuralCheck(features, probability: probability, grammar: grammar) else { return false }
         // Asked only to dispute the grammar's answer, a reading of the same flight changes nothing.
         if let answered = grammar.acceptedFlight, reading.flight == answered { return false }
+        let bars = [neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar),
+                    neuralProbabilityToOffer(check, features: features, probability: probability, grammar: grammar)].compactMap { $0 }
         guard let highest = check.model.highestProbability(of: reading, features: features, grammarProbability: probability),
-              let bar = neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar) else { return false }
+              let bar = bars.min() else { return false }
         return highest >= bar
     }
 
@@ -170,15 +179,19 @@ struct Decider: Sendable {
     /// check voices, the one said each time). Where it may answer (`neuralCheckAnswers`) and is sure of its flight
     /// (`acceptProbability`, or `belowFloorProbability` where the grammar heard a flight below the check's probability),
     /// it answers that flight, unless the grammar would offer another that the neural model ranks next and the check asks
-    /// then (`asksOverRunnerUp`, below `overRunnerUpProbability`).
+    /// then (`asksOverRunnerUp`, below `overRunnerUpProbability`). Where it may answer but is less sure, from
+    /// `offerProbability`, it offers its flight before the ones the grammar offers.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
-              let sure = neuralProbability(features, probability: probability, grammar: grammar, check: check),
-              let bar = neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar),
-              sure >= bar else {
+              let likely = neuralProbability(features, probability: probability, grammar: grammar, check: check) else {
             return (grammar, probability)
         }
+        guard let bar = neuralProbabilityToChange(check, features: features, probability: probability, grammar: grammar),
+              likely >= bar else {
+            return offering(flight, at: likely, check: check, features: features, probability: probability, grammar: grammar)
+        }
+        let sure = likely
         if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
         guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
         if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
@@ -186,6 +199,20 @@ struct Decider: Sendable {
             return (.confirm([flight, offered]), 1 - sure)
         }
         return (.accepted(flight), sure)
+    }
+
+    /// The `grammar`'s decision, or "did you mean" the neural model's first `flight` (then the flights the grammar
+    /// offers) where the check may answer and the neural decision model gives the flight `likely` from its offer
+    /// probability; the grammar offering the same flight first asks as it is.
+    private func offering(_ flight: FlightNumber, at likely: Double, check: DecisionModel.NeuralCheck, features: DecisionFeatures,
+                          probability: Double, grammar: RecognitionDecision) -> (decision: RecognitionDecision, confidence: Double) {
+        guard let offer = neuralProbabilityToOffer(check, features: features, probability: probability, grammar: grammar),
+              likely >= offer else { return (grammar, probability) }
+        switch grammar {
+        case .confirm(let offered) where offered.first == flight: return (grammar, probability)
+        case .confirm(let offered): return (.confirm([flight] + offered.filter { $0 != flight }.prefix(2)), likely)
+        default: return (.confirm([flight]), likely)
+        }
     }
 
     /// The calibrated decision on today's grammar alone (and the second models that confirm its flight).

@@ -11,7 +11,7 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.885, disputeProbability: 0.55, offListMargin: -0.6,
+        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.885, disputeProbability: 0.55, offListMargin: -0.6, offerProbability: 0.5,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
             inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
             means: [-3.3285, 0.668916, -0.0220881, 0.385313, 0.638239, 0.565937, 0.0803125, 0.0665625, 26.838],

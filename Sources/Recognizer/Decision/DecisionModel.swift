@@ -92,6 +92,10 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
         /// ask over the runner-up (`asksOverRunnerUp`; nil: it always asks there): a disagreement by a hair for the
         /// grammar is none for a neural model that sure. Chosen like `belowFloorProbability`.
         public let overRunnerUpProbability: Double?
+        /// The neural decision model's probability from which the check, where it may answer but is not sure enough to,
+        /// offers its first flight instead ("did you mean", before the flights the grammar offers; nil: it offers none).
+        /// A refusal costs the traveller a retry; from 0.5 the flight offered is more likely the one said than not.
+        public let offerProbability: Double?
         /// The prompt the neural pass reads after (`NeuralPassConfiguration.prompt`; "" for none): `model` was fitted on
         /// readings made after it, so the recognizer reads after it too.
         public let prompt: String
@@ -100,7 +104,8 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
 
         public init(probability: Double, acceptProbability: Double, disputeProbability: Double? = nil,
                     belowFloorProbability: Double? = nil, offListMargin: Double = -.infinity, asksOverRunnerUp: Bool = false,
-                    overRunnerUpProbability: Double? = nil, prompt: String = "", model: NeuralDecisionModel) {
+                    overRunnerUpProbability: Double? = nil, offerProbability: Double? = nil, prompt: String = "",
+                    model: NeuralDecisionModel) {
             self.probability = probability
             self.acceptProbability = acceptProbability
             self.disputeProbability = disputeProbability ?? acceptProbability
@@ -108,6 +113,7 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
             self.offListMargin = offListMargin
             self.asksOverRunnerUp = asksOverRunnerUp
             self.overRunnerUpProbability = overRunnerUpProbability
+            self.offerProbability = offerProbability
             self.prompt = prompt
             self.model = model
         }
@@ -122,7 +128,7 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
 
         /// Reads a check whose file leaves out the off-list lead (JSON has no infinity): none asked; the prompt: none;
         /// asking over the runner-up: it does not; the dispute probability: the accept probability; the probabilities
-        /// below the floor and over the runner-up: none.
+        /// below the floor and over the runner-up, and to offer: none.
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             self.init(probability: try values.decode(Double.self, forKey: .probability),
@@ -132,6 +138,7 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
                       offListMargin: try values.decodeIfPresent(Double.self, forKey: .offListMargin) ?? -.infinity,
                       asksOverRunnerUp: try values.decodeIfPresent(Bool.self, forKey: .asksOverRunnerUp) ?? false,
                       overRunnerUpProbability: try values.decodeIfPresent(Double.self, forKey: .overRunnerUpProbability),
+                      offerProbability: try values.decodeIfPresent(Double.self, forKey: .offerProbability),
                       prompt: try values.decodeIfPresent(String.self, forKey: .prompt) ?? "",
                       model: try values.decode(NeuralDecisionModel.self, forKey: .model))
         }
@@ -201,7 +208,8 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
                 "its neural check's probabilities (asked from \(neuralCheck.probability), answers from \(neuralCheck.acceptProbability)) are not 0 ≤ asked ≤ accept and 0 ≤ answers ≤ 1"
             }
             else if let neuralCheck = model.neuralCheck,
-                    let outside = [neuralCheck.disputeProbability, neuralCheck.belowFloorProbability, neuralCheck.overRunnerUpProbability]
+                    let outside = [neuralCheck.disputeProbability, neuralCheck.belowFloorProbability, neuralCheck.overRunnerUpProbability,
+                                   neuralCheck.offerProbability]
                         .compactMap({ $0 }).first(where: { !(0...1).contains($0) }) {
                 "its neural check's probability \(outside) is not between 0 and 1"
             }
