@@ -191,14 +191,13 @@ struct Decider: Sendable {
               likely >= bar else {
             return offering(flight, at: likely, check: check, features: features, probability: probability, grammar: grammar)
         }
-        let sure = likely
-        if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - sure) }
+        if let answered = grammar.acceptedFlight, answered != flight { return (.confirm([flight, answered]), 1 - likely) }
         guard neuralCheckAnswers(features, probability: probability, grammar: grammar) else { return (grammar, probability) }
         if check.asksOverRunnerUp, case .confirm = grammar, let offered = features.heardFlights.first, offered != flight,
-           reading.grammarFlightRank == 1, sure < check.overRunnerUpProbability ?? .infinity {
-            return (.confirm([flight, offered]), 1 - sure)
+           reading.grammarFlightRank == 1, likely < check.overRunnerUpProbability ?? .infinity {
+            return (.confirm([flight, offered]), 1 - likely)
         }
-        return (.accepted(flight), sure)
+        return (.accepted(flight), likely)
     }
 
     /// The `grammar`'s decision, or "did you mean" the neural model's first `flight` (then the flights the grammar
