@@ -38,7 +38,8 @@ probabilities a flight both heard is answered (the one that answers the flight s
       reading of it (by file name; `flightvoice eval --neural --features`). With readings of the training clips, also
       fits the neural decision model (`NeuralModel`: the probability that the neural model's first flight is the flight
       said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`), where it
-      disputes the grammar's answers (`choose_dispute`) and where a surer reading answers (`choose_surer_answers`).
+      disputes the grammar's answers (`choose_dispute`) and where a surer reading answers (`choose_surer_answers`);
+      the check then offers its first flight where it may answer from OFFER_PROBABILITY.
   --neural-prompt TEXT
       the prompt the neural readings were made after (`DecisionModel.NeuralCheck.prompt`; none by default): written
       into the check, whose readings the recognizer then makes after it.
