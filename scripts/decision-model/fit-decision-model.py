@@ -341,7 +341,7 @@ def neural_answer(row, p, neural, grammar):
 def neural_offer(row, p, neural, grammar):
     """The neural model's first flight where the check would answer it but for its probability and offers it
     (`Decider.offering`: from the check's `offer`), and the grammar does not offer it first; else None."""
-    if neural is None or neural.offer is None or grammar == "accept" or not wants_neural(row, p, neural, grammar): return None
+    if neural is None or neural.offer is None or not wants_neural(row, p, neural, grammar): return None
     likely = neural_probability(row, p, neural, grammar)
     if likely is None or likely < neural.offer: return None
     return None if grammar == "confirm" and row["heard_today"] == row["neural"][0] else row["neural"][0]
