@@ -78,9 +78,10 @@ INSTALL_SCRATCH := .build/install
 # Full RELRO (Debian's hardening for a network service): relocations resolved at start, then made read-only.
 INSTALL_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 INSTALL_BINARY := $(INSTALL_SCRATCH)/release/flightvoice
-# The models the program finds beside itself (../share/flightvoice/models): the adapted PocketSphinx model and the
-# Whisper weights. grammar/ and data/ are not installed: they are embedded in the program at build time.
-INSTALLED_MODELS := en-us-flightvoice whisper-tiny.en
+# The models the program finds beside itself (../share/flightvoice/models): the adapted PocketSphinx model, the
+# Whisper weights and the change our tuned decoder makes to them. grammar/ and data/ are not installed: they are
+# embedded in the program at build time.
+INSTALLED_MODELS := en-us-flightvoice whisper-tiny.en whisper-tiny.en-flightvoice
 BIN_DIR = $(PREFIX)/bin
 MODEL_DIR = $(PREFIX)/share/flightvoice/models
 MAN_DIR = $(PREFIX)/share/man/man1

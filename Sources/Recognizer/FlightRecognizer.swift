@@ -158,6 +158,9 @@ public final class FlightRecognizer {
     /// What this recognizer's neural readings are made after: the configured prompt, else its neural check's.
     private var neuralPrompt: String { configuration.neuralPass.prompt ?? decider.model?.neuralCheck?.prompt ?? "" }
 
+    /// True when this recognizer's neural check judges the tuned decoder's reading too, or it reads everything.
+    private var readsTunedDecoder: Bool { configuration.alwaysReadsNeural || decider.model?.neuralCheck?.model.readsTunedDecoder == true }
+
     /// True when this recognizer's decision asks the neural pass, or it reads it on every clip.
     private var asksNeuralPass: Bool { decider.model?.neuralCheck != nil || configuration.alwaysReadsNeural }
 
@@ -169,7 +172,8 @@ public final class FlightRecognizer {
             return shared
         }
         guard let folder = configuration.neuralModel else { return nil }
-        let created = try NeuralPass(folder: folder, vocabulary: vocabulary, grammar: grammar, configuration: configuration.neuralPass)
+        let created = try NeuralPass(folder: folder, decoderAdaptation: configuration.neuralDecoderAdaptation, vocabulary: vocabulary,
+                                     grammar: grammar, configuration: configuration.neuralPass)
         neuralPass = created
         return created
     }
@@ -392,7 +396,7 @@ public final class FlightRecognizer {
         var neuralAhead: NeuralReadAhead?
         if neuralBesideComparisons, let neural = try neuralChecker() {
             let heard = DecisionFeatures.heardFlights(in: reading.text, grammar: grammar, normalizer: normalizer, todaysFlights: todaysFlights)
-            neuralAhead = NeuralReadAhead(pass: neural, samples: raw, grammarFlight: heard.first, prompt: neuralPrompt)
+            neuralAhead = NeuralReadAhead(pass: neural, samples: raw, grammarFlight: heard.first, prompt: neuralPrompt, readsTuned: readsTunedDecoder)
         }
         // Whatever ends this decode, the pass is free again before the next one uses it.
         defer { neuralAhead?.stop() }
@@ -441,7 +445,7 @@ public final class FlightRecognizer {
                 try cancellation?.check()
                 let neuralStarted = ThreadCPUClock.seconds()
                 features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first, prompt: neuralPrompt,
-                                                  scoresOffList: scoresOffList)
+                                                  readsTuned: readsTunedDecoder, scoresOffList: scoresOffList)
                 cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
             }
         }

@@ -22,6 +22,14 @@ public struct RecognizerConfiguration: Sendable {
     public static let bundledNeuralModel: String? = bundledModel(named: neuralModelName, holding: neuralModelFiles)
     /// The files the neural model's folder holds (`scripts/neural-model/fetch-whisper-model.sh` unpacks them).
     public static let neuralModelFiles = ["model.bin", "config.json", "tokenizer.json", "vocabulary.txt"]
+    /// Folder name of the tuned decoder: Whisper tiny.en's decoder fine-tuned on FlightVoice's training voices, as a
+    /// low-rank change to the neural model's weights (`models/whisper-tiny.en-flightvoice`, in the repository).
+    public static let tunedDecoderName = "whisper-tiny.en-flightvoice"
+    /// The tuned decoder's file in that folder (`scripts/neural-model/export-decoder-adaptation.py` writes it).
+    public static let tunedDecoderFileName = "decoder-adaptation.bin"
+    /// The tuned decoder's file, found as `adaptedAcousticModel` is; nil when none of those places holds one.
+    public static let bundledTunedDecoder: String? = bundledModel(named: tunedDecoderName, holding: [tunedDecoderFileName])
+        .map { $0 + "/" + tunedDecoderFileName }
 
     /// The folder `name` that holds every one of `files`: in `models/` beside the executable, in `../share/flightvoice/models/` next
     /// to it (an installed binary), or in the source tree it was built from (`make run`, `make test`,
@@ -165,6 +173,10 @@ public struct RecognizerConfiguration: Sendable {
     /// right with no more wrong flights (corpus 54.5% → 85.5% with 4 → 1 wrong, human check 54.0% → 81.0% with 2
     /// either way; docs/accuracy-and-decisions.md, "The neural check").
     public var neuralModel: String?
+    /// The tuned decoder's file (`bundledTunedDecoder`), applied to the neural model's decoder for a second reading of
+    /// the same audio where the neural check's model reads it (`NeuralDecisionModel.readsTunedDecoder`) or when measuring
+    /// (`alwaysReadsNeural`); nil: none.
+    public var neuralDecoderAdaptation: String?
     /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
     public var neuralPass = NeuralPassConfiguration()
     /// Runs the neural pass on every utterance heard, whatever the decision (for measuring it: `eval --neural`).
@@ -191,6 +203,7 @@ public struct RecognizerConfiguration: Sendable {
         other.crossCheckModel = nil
         other.secondOpinionModel = crossCheckModel
         other.neuralModel = nil
+        other.neuralDecoderAdaptation = nil
         return other
     }
 

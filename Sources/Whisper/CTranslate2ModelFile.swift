@@ -20,6 +20,8 @@ public enum WhisperModelError: Error, CustomStringConvertible, Equatable, Sendab
     case unexpectedShape(path: String, variable: String, shape: [Int], expected: [Int])
     /// A variable's data type cannot be turned into the form asked for (e.g. float weights from 32-bit integers).
     case unsupportedDataType(path: String, variable: String, dataType: String)
+    /// A decoder adaptation holds a variable that changes nothing of the model's (`WhisperModel.adapted(by:)`).
+    case unusedVariable(path: String, variable: String)
 
     public var description: String {
         switch self {
@@ -41,6 +43,8 @@ public enum WhisperModelError: Error, CustomStringConvertible, Equatable, Sendab
             return "\(path): variable \(variable) has shape \(shape), expected \(expected)"
         case let .unsupportedDataType(path, variable, dataType):
             return "\(path): variable \(variable) is \(dataType), which cannot be read as numbers here"
+        case let .unusedVariable(path, variable):
+            return "\(path): variable \(variable) changes no weight of the model's decoder; the adaptation was made for another model"
         }
     }
 }

@@ -90,12 +90,52 @@ struct Linear: Sendable {
     let weight: PackedMatrix
     /// One per output.
     let bias: [Float]
+    /// A fine-tuned change to `weight`, added at run time (`WhisperModel.adapted(by:)`); nil for the model file's own.
+    var update: LowRankUpdate? = nil
 
     var outputCount: Int { weight.rows }
 
     /// x (n × inputs) → n × outputs.
     func callAsFunction(_ x: Matrix) -> Matrix {
-        weight.product(x, adding: bias)
+        var result = weight.product(x, adding: bias)
+        update?.add(x, to: &result)
+        return result
+    }
+}
+
+/// A change to a weight of the form up · down, of a few columns and rows: a fine-tuned layer's change cut to its
+/// largest directions (an SVD). Added to the product at run time, so an adapted model shares the base weights.
+///
+/// Thread rule: an immutable value; share it freely.
+struct LowRankUpdate: Sendable {
+    /// rank × inputs.
+    let down: Matrix
+    /// outputs × rank.
+    let up: Matrix
+
+    /// result (n × outputs) += x (n × inputs) · downᵀ · upᵀ.
+    func add(_ x: Matrix, to result: inout Matrix) {
+        precondition(x.columns == down.columns && result.columns == up.rows && result.rows == x.rows && down.rows == up.columns)
+        guard x.rows > 0 else { return }
+        let rank = down.rows
+        var projected = Matrix(zeros: x.rows, columns: rank)
+        x.values.withUnsafeBufferPointer { input in
+            down.values.withUnsafeBufferPointer { d in
+                projected.values.withUnsafeMutableBufferPointer { p in
+                    BLAS.multiply(rows: x.rows, columns: rank, inner: x.columns, a: input.baseAddress!, aStride: x.columns,
+                                  b: d.baseAddress!, bStride: down.columns, transposeB: true, c: p.baseAddress!, cStride: rank)
+                }
+            }
+        }
+        let outputs = result.columns
+        projected.values.withUnsafeBufferPointer { p in
+            up.values.withUnsafeBufferPointer { u in
+                result.values.withUnsafeMutableBufferPointer { r in
+                    BLAS.multiply(rows: x.rows, columns: outputs, inner: rank, a: p.baseAddress!, aStride: rank,
+                                  b: u.baseAddress!, bStride: rank, transposeB: true, c: r.baseAddress!, cStride: outputs, accumulate: true)
+                }
+            }
+        }
     }
 }
 

@@ -19,8 +19,17 @@ extension WhisperModel {
     /// cross-attention keys and values, once.
     public func encode(_ spectrogram: LogMelSpectrogram) -> WhisperEncoding {
         let output = encoderOutput(spectrogram)
-        let crossKeysAndValues = decoderLayers.map { $0.crossAttention.keyValue(output) }
-        return WhisperEncoding(output: output, crossKeysAndValues: crossKeysAndValues)
+        return WhisperEncoding(output: output, crossKeysAndValues: crossKeysAndValues(of: output))
+    }
+
+    /// `encoding`'s encoder output with this model's own cross-attention keys and values: the encoding of the same
+    /// audio for a model that shares the encoder of the one that made it (`adapted(by:)`), without running it again.
+    public func reusingEncoder(of encoding: WhisperEncoding) -> WhisperEncoding {
+        WhisperEncoding(output: encoding.output, crossKeysAndValues: crossKeysAndValues(of: encoding.output))
+    }
+
+    private func crossKeysAndValues(of output: Matrix) -> [Matrix] {
+        decoderLayers.map { $0.crossAttention.keyValue(output) }
     }
 
     /// conv1 + GELU, conv2 (stride 2) + GELU, + positions, the pre-norm transformer layers, the final layer norm.

@@ -107,6 +107,21 @@ public final class WhisperModel: Sendable {
     /// Taps of both encoder convolutions.
     static let convolutionKernel = 3
 
+    /// `base` with other decoder layers and final norm: the encoder, the embeddings and the positions are `base`'s own, shared.
+    init(base: WhisperModel, decoderLayers: [DecoderLayer], decoderNorm: LayerNorm) {
+        precondition(decoderLayers.count == base.decoderLayers.count)
+        dimensions = base.dimensions
+        convolution1 = base.convolution1
+        convolution2 = base.convolution2
+        encoderPositions = base.encoderPositions
+        encoderLayers = base.encoderLayers
+        encoderNorm = base.encoderNorm
+        embeddings = base.embeddings
+        decoderPositions = base.decoderPositions
+        self.decoderLayers = decoderLayers
+        self.decoderNorm = decoderNorm
+    }
+
     /// Loads `model.bin` from a model folder (e.g. models/whisper-tiny.en) and lets its products use `blasThreadCount` threads.
     public convenience init(folder: URL, blasThreadCount: Int = 1) throws(WhisperModelError) {
         try self.init(file: CTranslate2ModelFile(path: folder.appendingPathComponent(Self.weightsFileName).path), blasThreadCount: blasThreadCount)

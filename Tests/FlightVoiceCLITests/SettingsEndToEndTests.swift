@@ -137,7 +137,7 @@ import Testing
         #expect(run.exitCode == 0, "\(run.standardOutput)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.map { String($0.dropFirst(6).prefix(14)).trimmingCharacters(in: .whitespaces) }
-                == ["settings", "stock model", "adapted model", "neural model", "database", "microphone", "speaker", "disk"])
+                == ["settings", "stock model", "adapted model", "neural model", "tuned decoder", "database", "microphone", "speaker", "disk"])
         #expect(lines.allSatisfy { $0.hasPrefix("ok ") || $0.hasPrefix("warn ") }, "\(lines)")
         #expect(run.standardOutput.contains("ok    database      \(binary.databasePath) (default): schema 1, 522 flights, schedule changed "))
         #expect(run.standardOutput.contains("ok    microphone    not used (microphone = none)"))

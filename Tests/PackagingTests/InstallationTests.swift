@@ -54,7 +54,7 @@ import Testing
                         "/usr/local/share/doc/flightvoice/examples/flightvoice.conf",
                         "/usr/local/share/man/man1/flightvoice.1"]
         expected += ProgramReference.flightVoice.commands.map { "/usr/local/share/man/man1/flightvoice-\($0.name).1" }
-        for model in ["en-us-flightvoice", "whisper-tiny.en"] {
+        for model in ["en-us-flightvoice", "whisper-tiny.en", "whisper-tiny.en-flightvoice"] {
             let files = try FileManager.default.contentsOfDirectory(atPath: PackageFolders.root.appendingPathComponent("models/\(model)").path)
             expected += files.map { "/usr/local/share/flightvoice/models/\(model)/\($0)" }
         }

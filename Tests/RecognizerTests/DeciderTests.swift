@@ -407,7 +407,31 @@ struct CalibratedDeciderTests {
         #expect(try inputs(Self.withNeural(fit: -49, neural: lx40), grammarProbability: 1)["grammar_logit"] == NeuralDecisionModel.logitLimit)
         let unread = Self.withNeural(fit: -49, neural: nil)
         #expect(NeuralDecisionModel.inputs(try #require(unread.neural), features: unread, grammarProbability: 0.5) == nil, "no flight read, nothing to judge")
+    }
 
+    @Test("the tuned decoder's inputs: whether its first flight is the stock decoder's, its lead there, its score; the floor where it read none")
+    func tunedDecoderInputs() throws {
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        #expect(NeuralDecisionModel.tunedInputs(.init(flight: lx40, score: -0.2, margin: 5), firstFlight: lx40) == [1, 3, -0.2], "its lead clipped at 3")
+        #expect(NeuralDecisionModel.tunedInputs(.init(flight: lx44, score: -12, margin: 1), firstFlight: lx40) == [0, 0, -10],
+                "another flight: no lead counts; its score floored")
+        #expect(NeuralDecisionModel.tunedInputs(.init(flight: lx40, score: -1, margin: nil), firstFlight: lx40) == [1, 3, -1], "its only candidate")
+        #expect(NeuralDecisionModel.tunedInputs(nil, firstFlight: lx40) == [0, 0, NeuralDecisionModel.scoreFloor])
+
+        let names = NeuralDecisionModel.inputNames + NeuralDecisionModel.tunedInputNames
+        let zero = [Double](repeating: 0, count: names.count)
+        let model = NeuralDecisionModel(inputNames: names, means: zero, scales: zero.map { _ in 1 }, weights: zero, intercept: 0)
+        #expect(model.readsTunedDecoder && !Self.marginCheck().model.readsTunedDecoder)
+        let features = Self.withNeural(fit: -49, neural: lx40, margin: 1)
+        var reading = try #require(features.neural)
+        reading = DecisionFeatures.NeuralReading(flight: reading.flight, text: reading.text, score: reading.score, margin: reading.margin,
+                                                 grammarFlightRank: reading.grammarFlightRank, freeTranscript: reading.freeTranscript,
+                                                 freeTranscriptFlight: reading.freeTranscriptFlight,
+                                                 tuned: .init(flight: lx40, score: -0.5, margin: 2))
+        let values = try #require(model.inputs(reading, features: features, grammarProbability: 0.7))
+        #expect(values.count == names.count && Array(values.suffix(3)) == [1, 2, -0.5])
+        #expect(NeuralDecisionModel.expectedInputNames(for: names) == names)
+        #expect(NeuralDecisionModel.expectedInputNames(for: NeuralDecisionModel.inputNames) == NeuralDecisionModel.inputNames)
     }
 
     @Test("a flight that does not fly today, scored above the neural model's first flight by more than the check's lead, keeps it from answering")

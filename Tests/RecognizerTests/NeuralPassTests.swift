@@ -13,8 +13,36 @@ struct NeuralPassTests {
 
     static func pass() throws -> NeuralPass {
         let folder = try #require(folder, "models/whisper-tiny.en is missing: run make neural-model")
-        return try NeuralPass(folder: folder, vocabulary: TestFlights.vocabulary, grammar: FlightGrammar(vocabulary: TestFlights.vocabulary),
-                              configuration: NeuralPassConfiguration())
+        return try NeuralPass(folder: folder, decoderAdaptation: RecognizerConfiguration.bundledTunedDecoder, vocabulary: TestFlights.vocabulary,
+                              grammar: FlightGrammar(vocabulary: TestFlights.vocabulary), configuration: NeuralPassConfiguration())
+    }
+
+    @Test("the tuned decoder reads the same audio where asked: its own first flight, score and lead beside the stock decoder's")
+    func readsWithTheTunedDecoder() throws {
+        let pass = try Self.pass()
+        let samples = try TestFlights.samples("lx40.wav")
+        let stockOnly = try pass.read(samples, grammarFlight: nil, readsTuned: false)
+        #expect(stockOnly.tuned == nil)
+        let both = try pass.read(samples, grammarFlight: nil, readsTuned: true)
+        let tuned = try #require(both.tuned)
+        #expect(both.flight == stockOnly.flight && both.score == stockOnly.score, "the stock reading is the same with the tuned one beside it")
+        #expect(tuned.flight == FlightNumber(parsing: "LX40"))
+        #expect(tuned.score > both.score, "tuned on such queries, it is surer of this one: \(tuned.score) against \(both.score)")
+        #expect((tuned.margin ?? 0) > 0.5, "\(String(describing: tuned.margin))")
+    }
+
+    @Test("a tuned decoder file that is missing or not one is an error naming it, not a crash")
+    func unusableTunedDecoder() throws {
+        let folder = try #require(Self.folder, "models/whisper-tiny.en is missing: run make neural-model")
+        for file in ["/nonexistent/decoder-adaptation.bin", folder + "/model.bin"] {
+            do {
+                _ = try NeuralPass(folder: folder, decoderAdaptation: file, vocabulary: TestFlights.vocabulary,
+                                   grammar: FlightGrammar(vocabulary: TestFlights.vocabulary), configuration: NeuralPassConfiguration())
+                Issue.record("\(file) was taken for a tuned decoder")
+            } catch {
+                #expect("\(error)".contains("tuned decoder") && "\(error)".contains(file), "\(error)")
+            }
+        }
     }
 
     @Test("the prompt is what the decoder reads before every candidate and the free transcript: the same flight, other scores")
@@ -85,7 +113,7 @@ struct NeuralPassTests {
 
     @Test("a free decode riding in the walk's batches writes what it writes alone, and the walk scores the same with it")
     func freeDecodeRides() throws {
-        let parts = try NeuralModelParts.shared(folder: try #require(Self.folder), blasThreadCount: 1)
+        let parts = try NeuralModelParts.shared(folder: try #require(Self.folder), decoderAdaptation: nil, blasThreadCount: 1)
         let model = parts.model
         let audio = try TestFlights.samples("speedbird287.wav").map { Float($0) / 32_768 }
         let encoding = model.encode(LogMelSpectrogram(samples: audio, frameCount: LogMelSpectrogram.frameCount(forSampleCount: audio.count, marginSeconds: 1)))
@@ -118,7 +146,7 @@ struct NeuralPassTests {
     @Test("a folder without the model is an error naming it, not a crash")
     func missingModel() {
         #expect(throws: RecognizerError.self) {
-            try NeuralPass(folder: "/nonexistent/whisper", vocabulary: TestFlights.vocabulary,
+            try NeuralPass(folder: "/nonexistent/whisper", decoderAdaptation: nil, vocabulary: TestFlights.vocabulary,
                            grammar: FlightGrammar(vocabulary: TestFlights.vocabulary), configuration: NeuralPassConfiguration())
         }
     }

@@ -25,10 +25,10 @@ struct CTranslate2ModelFileTests {
             bytes += data
         }
 
-        static func header(version: UInt32 = 6, variableCount: UInt32) -> FileBuilder {
+        static func header(version: UInt32 = 6, specification: String = "WhisperSpec", variableCount: UInt32) -> FileBuilder {
             var builder = FileBuilder()
             builder.uint32(version)
-            builder.string("WhisperSpec")
+            builder.string(specification)
             builder.uint32(3)
             builder.uint32(variableCount)
             return builder

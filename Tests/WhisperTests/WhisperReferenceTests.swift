@@ -27,6 +27,10 @@ import Testing
     static let modelFolder = packageRoot.appendingPathComponent("models/whisper-tiny.en")
     static let environmentFolder = packageRoot.appendingPathComponent(".build/whisper-reference-venv")
     static let referenceFolder = packageRoot.appendingPathComponent(".build/whisper-reference")
+    /// The tuned decoder (a low-rank change to the decoder's weights) and where its reference goes: CTranslate2 running
+    /// the stock weights with the change merged in.
+    static let tunedDecoder = packageRoot.appendingPathComponent("models/whisper-tiny.en-flightvoice/decoder-adaptation.bin")
+    static let tunedReferenceFolder = packageRoot.appendingPathComponent(".build/whisper-reference-tuned")
 
     /// The stock neural check's prompt (`DecisionModel.NeuralCheck.prompt`): " Flight number, spelled letter by letter and digit by digit."
     static let prompt = [13365, 1271, 11, 32213, 3850, 416, 3850, 290, 16839, 416, 16839, 13]
@@ -91,10 +95,16 @@ import Testing
     }
 
     /// The reference, computed once per test run.
-    static let reference: Result<Reference, Failure> = {
+    static let reference = computeReference(into: referenceFolder)
+    /// The tuned decoder's reference, computed once per test run.
+    static let tunedReference = computeReference(into: tunedReferenceFolder, adaptation: tunedDecoder)
+
+    /// whisper-reference.py's numbers for `clips` in `folder`, of the stock weights or, given `adaptation`, of the
+    /// weights with it merged in.
+    static func computeReference(into folder: URL, adaptation: URL? = nil) -> Result<Reference, Failure> {
         do {
             var arguments = [packageRoot.appendingPathComponent("scripts/neural-model/whisper-reference.py").path,
-                             modelFolder.path, referenceFolder.path]
+                             modelFolder.path, folder.path] + (adaptation.map { ["--adaptation", $0.path] } ?? [])
             for clip in clips {
                 arguments += ["--clip", "\(clip.name)=\(packageRoot.appendingPathComponent(clip.path).path)"]
                 func ids(_ tokens: [Int]) -> String { tokens.map(String.init).joined(separator: ",") }
@@ -103,14 +113,17 @@ import Testing
             }
             let run = try runToEnd(try python(), arguments)
             guard run.status == 0 else { return .failure(Failure("whisper-reference.py failed (\(run.status)): \(run.output)")) }
-            let data = try Data(contentsOf: referenceFolder.appendingPathComponent("reference.json"))
+            let data = try Data(contentsOf: folder.appendingPathComponent("reference.json"))
             return .success(try JSONDecoder().decode(Reference.self, from: data))
         } catch {
             return .failure(Failure("\(error)"))
         }
-    }()
+    }
 
     static let model: Result<WhisperModel, WhisperModelError> = Result { () throws(WhisperModelError) in try WhisperModel(folder: modelFolder) }
+    static let tunedModel: Result<WhisperModel, WhisperModelError> = Result { () throws(WhisperModelError) in
+        try model.get().adapted(by: CTranslate2ModelFile(path: tunedDecoder.path))
+    }
 
     /// Each clip's 30 s window spectrogram and encoding, computed once for the tests that compare with the reference.
     static let fullWindow: Result<[(mel: LogMelSpectrogram, encoding: WhisperEncoding)], Failure> = {
@@ -196,6 +209,32 @@ import Testing
                 #expect(worstRow <= Self.vocabularyTolerance, "\(clip.name) \(sequence.tokens): log-softmax rows differ by \(worstRow)")
             }
         }
+    }
+
+    /// The tuned decoder, its change added at run time to the stock weights and their encoding reused, against
+    /// CTranslate2 running the weights with the change merged in (rounded to their float16).
+    @Test func theTunedDecoderScoresAsCTranslate2WithItsChangeMerged() throws {
+        let reference = try Self.tunedReference.get(), stock = try Self.reference.get()
+        let tuned = try Self.tunedModel.get()
+        var largestChange: Float = 0
+        for (((clip, expected), stockClip), (_, encoding)) in zip(zip(zip(Self.clips, reference.clips), stock.clips), try Self.fullWindow.get()) {
+            let tunedEncoding = tuned.reusingEncoder(of: encoding)
+            for (sequence, stockSequence) in zip(expected.sequences, stockClip.sequences) {
+                let forced = sequence.tokens + [WhisperTokens.endOfText]
+                var step = tuned.feed(tunedEncoding, tokens: WhisperTokens.startSequence(afterPrompt: sequence.prompt))
+                var worst: Float = 0
+                for (position, token) in forced.enumerated() {
+                    worst = max(worst, abs(step.logProbability(of: token, hypothesis: 0) - sequence.logProbabilities[position]))
+                    largestChange = max(largestChange, abs(sequence.logProbabilities[position] - stockSequence.logProbabilities[position]))
+                    if token != WhisperTokens.endOfText { step = tuned.step(tunedEncoding, states: step.states, tokens: [token]) }
+                }
+                print("\(clip.name) tuned \(sequence.prompt.isEmpty ? "" : "(prompted) ")\(sequence.tokens): worst token log-prob |difference| \(worst)")
+                #expect(worst <= Self.logProbabilityTolerance, "\(clip.name) \(sequence.tokens): the tuned decoder differs by \(worst)")
+            }
+            #expect(tuned.greedyTokens(tunedEncoding) == expected.greedy, "\(clip.name)")
+        }
+        // Tuned on our queries, it must score them otherwise than the stock decoder does, or nothing was applied.
+        #expect(largestChange > 0.5, "the tuned reference differs from the stock one by at most \(largestChange) nats")
     }
 
     @Test func greedyDecodingGivesCTranslate2sTokens() throws {

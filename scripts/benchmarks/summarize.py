@@ -257,11 +257,14 @@ STOCK_DEV_SETS = [("dev-human-features.tsv", "adapted-dev-human-manifest.tsv", "
 # Decodes with the neural model's readings (`eval --neural`, committed-decodes.py) of the training clips, on which the
 # neural decision model is fitted, and of the dev clips, on which the neural check is chosen.
 STOCK_NEURAL_SETS = ["neural-training-features.tsv", "neural-dev-human-features.tsv", "neural-dev-synthetic-features.tsv"]
+# The tuned decoder's readings of the same clips (`fit.pair_tuned`; the training clips' cross-fitted), one per set above.
+STOCK_TUNED_SETS = ["neural-tuned-training-features.tsv", "neural-tuned-dev-human-features.tsv", "neural-tuned-dev-synthetic-features.tsv"]
 ADAPTED_DECISION = os.path.join(os.path.dirname(__file__), "..", "..", "models", "en-us-flightvoice", "decision-model.json")
 def refit(train_path):
     """The stock model's calibrated decision refitted from training features and chosen on the committed dev decodes
     beside them, with the command in docs/accuracy-and-decisions.md (`DecisionModel+Fitted.swift` holds the same); its
-    neural check fitted on the committed decodes with the neural model's readings (`STOCK_NEURAL_SETS`)."""
+    neural check fitted on the committed decodes with the neural model's readings (`STOCK_NEURAL_SETS`), and the tuned
+    decoder's where they are committed too (`STOCK_TUNED_SETS`)."""
     train = fit.load(train_path)
     model = fit.Model(train)
     folder = os.path.dirname(train_path)
@@ -276,7 +279,11 @@ def refit(train_path):
     neural = None
     if devs and all(os.path.exists(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS):
         training, *dev_sets = [fit.load(os.path.join(folder, name)) for name in STOCK_NEURAL_SETS]
-        neural = fit.choose_neural(dev_sets, model, fit.NeuralModel(training, model), accept, confirm, agreement, None)
+        tuned = all(os.path.exists(os.path.join(folder, name)) for name in STOCK_TUNED_SETS)
+        if tuned:
+            for rows, name in zip([training] + dev_sets, STOCK_TUNED_SETS):
+                fit.pair_tuned(rows, fit.load(os.path.join(folder, name)))
+        neural = fit.choose_neural(dev_sets, model, fit.NeuralModel(training, model, tuned), accept, confirm, agreement, None)
     return Calibrated(model, accept, confirm, agreement, cross,
                       f"fitted on {len(train)} training clips; `scripts/decision-model/fit-decision-model.py`", neural)
 

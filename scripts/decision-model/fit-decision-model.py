@@ -40,6 +40,12 @@ probabilities a flight both heard is answered (the one that answers the flight s
       said) on them; where every dev file has readings too, chooses the neural check (`choose_neural`), where it
       disputes the grammar's answers (`choose_dispute`) and where a surer reading answers (`choose_surer_answers`);
       the check then offers its first flight where it may answer from OFFER_PROBABILITY.
+  --neural-tuned NAME=tuned-features.tsv ...
+      pairs each clip of the --neural file NAME with the tuned decoder's reading of it (by file name): the reading of
+      a decode with the tuned decoder in place of the stock one (`pair_tuned`); a --neural file whose own decodes read it
+      (`neural_tuned_*`, `flightvoice eval --neural`) needs none. With the training clips' tuned readings, the neural
+      decision model judges them too (TUNED_NAMES: whether the tuned decoder's first flight is the neural model's, its
+      lead, its score), and every --neural set must have them.
   --neural-prompt TEXT
       the prompt the neural readings were made after (`DecisionModel.NeuralCheck.prompt`; none by default): written
       into the check, whose readings the recognizer then makes after it.
@@ -132,10 +138,29 @@ def load(path, manifest=None):
 
 def neural_reading(row):
     """The neural model's reading of a clip (flight, margin or None, score, off-list margin or None, the free
-    transcript's flight), None where it was not read."""
+    transcript's flight, the tuned decoder's reading or None: `tuned_reading`), None where it was not read."""
     if row.get("neural_score") in (None, ""): return None
     return (row.get("neural_flight", ""), number(row.get("neural_margin")), float(row["neural_score"]),
-            number(row.get("neural_off_list_margin")), row.get("neural_free_flight", ""))
+            number(row.get("neural_off_list_margin")), row.get("neural_free_flight", ""), tuned_reading(row, "neural_tuned_"))
+
+def tuned_reading(row, prefix):
+    """The tuned decoder's reading in `row`'s columns PREFIXflight, PREFIXmargin, PREFIXscore (flight, margin or None,
+    score), None where it was not read."""
+    if row.get(prefix + "score") in (None, ""): return None
+    return (row.get(prefix + "flight", ""), number(row.get(prefix + "margin")), float(row[prefix + "score"]))
+
+def pair_tuned(rows, tuned_rows):
+    """Gives each row that the neural model read the tuned decoder's reading of the same clip (by file name) from
+    `tuned_rows`: decodes with the tuned decoder in place of the stock one (`eval --neural` of a build whose
+    models/whisper-tiny.en holds the merged weights), so their own reading (`neural_flight`, …) is the tuned one. The
+    training clips' come from decoders tuned without their speakers (cross-fitted), as the dev clips' come from one tuned
+    without theirs."""
+    tuned = {os.path.basename(r["path"]): tuned_reading(r, "neural_") for r in tuned_rows}
+    for row in rows:
+        if row["neural"] is None: continue
+        name = os.path.basename(row["path"])
+        if name not in tuned: sys.exit(f"{row['path']}: not in the tuned decoder's decodes")
+        row["neural"] = row["neural"][:5] + (tuned[name],)
 
 def pair_cross_check(rows, other_rows, other_model):
     """Gives each row the second model's decision on the same clip (matched by file name): its flight and probability."""
@@ -215,13 +240,16 @@ class Model:
 
 NEURAL_NAMES = ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees",
                 "free_agrees", "snr"]
+# The tuned decoder's inputs (`NeuralDecisionModel.tunedInputNames`), after NEURAL_NAMES where its readings are given.
+TUNED_NAMES = ["tuned_agrees", "tuned_margin", "tuned_score"]
 NEURAL_SCORE_FLOOR, NEURAL_MARGIN_LIMIT, OFF_LIST_LIMIT, LOGIT_LIMIT = -10.0, 3.0, 1.0, 6.0
 
-def neural_inputs(row, p):
+def neural_inputs(row, p, tuned=False):
     """The neural decision model's inputs (as `NeuralDecisionModel.inputs` in Swift): how sure the neural model is of its
     first flight (its score, its lead over today's next flight and over its own off-list neighbours), and whether the
-    grammar (with the grammar's decision model's probability `p`), the open grammar and the free transcript heard it."""
-    flight, margin, score, off_list, free_flight = row["neural"]
+    grammar (with the grammar's decision model's probability `p`), the open grammar and the free transcript heard it;
+    with `tuned`, whether the tuned decoder put the same flight first, its lead there and its score."""
+    flight, margin, score, off_list, free_flight, tuned_read = row["neural"]
     agrees = row["heard"] and flight == row["heard_today"]
     logit = math.log(p / (1 - p)) if 0 < p < 1 else (LOGIT_LIMIT if p >= 1 else -LOGIT_LIMIT)
     return [
@@ -234,18 +262,29 @@ def neural_inputs(row, p):
         1.0 if row["open_flight"] == flight else 0.0,
         1.0 if free_flight == flight else 0.0,
         min(max(number(row["snr_db"], 0.0), 0.0), SNR_LIMIT),
-    ]
+    ] + (tuned_inputs(tuned_read, flight) if tuned else [])
+
+def tuned_inputs(tuned_read, flight):
+    """(as `NeuralDecisionModel.tunedInputs`) whether the tuned decoder's first flight is `flight`, its lead where it is
+    (else 0), its score (the floor where it read none)."""
+    if tuned_read is None or not tuned_read[0]: return [0.0, 0.0, NEURAL_SCORE_FLOOR]
+    tuned_flight, margin, score = tuned_read
+    agrees = tuned_flight == flight
+    return [1.0 if agrees else 0.0, min(margin if margin is not None else NEURAL_MARGIN_LIMIT, NEURAL_MARGIN_LIMIT) if agrees else 0.0,
+            max(score, NEURAL_SCORE_FLOOR)]
 
 class NeuralModel(Model):
     """The neural decision model: the probability that the neural model's first flight is the flight said, fitted on
-    every training clip it read a flight on (clips naming none and queries for flights not flying today count as wrong)."""
-    names = NEURAL_NAMES
-
-    def __init__(self, rows, grammar_model):
-        self.grammar_model = grammar_model
+    every training clip it read a flight on (clips naming none and queries for flights not flying today count as wrong);
+    with `tuned`, on the tuned decoder's readings too (TUNED_NAMES)."""
+    def __init__(self, rows, grammar_model, tuned=False):
+        self.grammar_model, self.tuned = grammar_model, tuned
         super().__init__(rows)
 
-    def features(self, row): return neural_inputs(row, probability(self.grammar_model, row))
+    @property
+    def names(self): return NEURAL_NAMES + (TUNED_NAMES if self.tuned else [])
+
+    def features(self, row): return neural_inputs(row, probability(self.grammar_model, row), self.tuned)
     def use(self, row): return row["neural"] is not None and row["neural"][0] != ""
     def label(self, row): return row["neural"][0] == row["expected"]
 
@@ -290,9 +329,10 @@ class NeuralCheck:
     @classmethod
     def from_json(cls, data, grammar_model):
         """The check a decision-model.json holds (`model_file`'s "neuralCheck"), judging with `grammar_model`'s probability."""
-        if data["model"]["inputNames"] != NEURAL_NAMES: sys.exit("the neural check's inputs are not this script's; refit it")
+        names = data["model"]["inputNames"]
+        if names not in (NEURAL_NAMES, NEURAL_NAMES + TUNED_NAMES): sys.exit("the neural check's inputs are not this script's; refit it")
         neural_model = NeuralModel.__new__(NeuralModel)
-        neural_model.grammar_model = grammar_model
+        neural_model.grammar_model, neural_model.tuned = grammar_model, names != NEURAL_NAMES
         for key in ("means", "scales", "weights", "intercept"): setattr(neural_model, key, data["model"][key])
         return cls(data["probability"], neural_model, data["acceptProbability"], data.get("offListMargin", -math.inf),
                    data.get("asksOverRunnerUp", False), dispute=data.get("disputeProbability"),
@@ -583,7 +623,7 @@ def swift(model, accept, confirm, agreement, cross, source, chosen_on, neural=No
         over = "" if neural.over_runner_up is None else f", overRunnerUpProbability: {neural.over_runner_up:.3g}"
         offer = "" if neural.offer is None else f", offerProbability: {neural.offer:.3g}"
         cross_check += (f",\n        neuralCheck: NeuralCheck(probability: {neural.probability:.3g}, acceptProbability: {neural.accept:.3g}{dispute}{below}{off_list}{asks}{over}{offer}{prompted}, model: NeuralDecisionModel(\n"
-                        f"            inputNames: {json.dumps(NEURAL_NAMES)},\n"
+                        f"            inputNames: {json.dumps(m.names)},\n"
                         f"            means: [{numbers(m.means)}],\n            scales: [{numbers(m.scales)}],\n"
                         f"            weights: [{numbers(m.weights)}],\n            intercept: {m.intercept:.6g}))")
     return f"""// Written by scripts/decision-model/fit-decision-model.py from {source} (thresholds chosen on {chosen_on}); do not edit by hand.
@@ -623,7 +663,7 @@ def model_file(model, accept, confirm, agreement, cross, source, chosen_on, neur
             **({} if neural.over_runner_up is None else {"overRunnerUpProbability": float(f"{neural.over_runner_up:.3g}")}),
             **({} if neural.offer is None else {"offerProbability": float(f"{neural.offer:.3g}")}),
             **({"prompt": prompt} if prompt else {}),
-            "model": {"inputNames": NEURAL_NAMES, "means": [float(f"{v:.6g}") for v in neural.model.means],
+            "model": {"inputNames": neural.model.names, "means": [float(f"{v:.6g}") for v in neural.model.means],
                       "scales": [float(f"{v:.6g}") for v in neural.model.scales],
                       "weights": [float(f"{v:.6g}") for v in neural.model.weights],
                       "intercept": float(f"{neural.model.intercept:.6g}")}}})},
@@ -649,7 +689,7 @@ def main():
     if not args or args[0].startswith("-"): sys.exit(__doc__)
     train_path = args.pop(0)
     devs, checks, out, json_out = [], [], None, None
-    cross_model, cross_files, neural_files, prompt = None, [], [], ""
+    cross_model, cross_files, neural_files, prompt, tuned_files = None, [], [], "", []
     while args:
         flag = args.pop(0)
         if flag == "--dev": devs.append(parse_named(args.pop(0)))
@@ -660,6 +700,7 @@ def main():
         elif flag == "--cross-check": cross_files.append(args.pop(0).split("=", 1))
         elif flag == "--neural": neural_files.append(args.pop(0).split("=", 1))
         elif flag == "--neural-prompt": prompt = args.pop(0)
+        elif flag == "--neural-tuned": tuned_files.append(args.pop(0).split("=", 1))
         else: sys.exit(f"unknown argument {flag}")
     train_path, _, train_manifest = train_path.partition(",")
     train = load(train_path, train_manifest or None)
@@ -672,9 +713,16 @@ def main():
     for name, path in neural_files:
         if name != "training" and name not in named: sys.exit(f"--neural {name}: no --dev or --check of that name (or training)")
         neural_sets[name] = load(path)
+    for name, path in tuned_files:
+        if name not in neural_sets: sys.exit(f"--neural-tuned {name}: no --neural of that name")
+        pair_tuned(neural_sets[name], load(path))
     model = Model(train)
     accept, confirm, agreement, cross = choose([rows for _, rows in devs] or [train], model)
-    neural_model = NeuralModel(neural_sets["training"], model) if "training" in neural_sets else None
+    # The tuned decoder's readings are judged where the training clips have them; then every dev set must have them too.
+    tuned = "training" in neural_sets and any(r["neural"] and r["neural"][5] for r in neural_sets["training"])
+    if tuned and not all(r["neural"] is None or r["neural"][5] is not None for rows in neural_sets.values() for r in rows):
+        sys.exit("the tuned decoder's readings are given for the training clips but not for every clip of every --neural set (--neural-tuned)")
+    neural_model = NeuralModel(neural_sets["training"], model, tuned) if "training" in neural_sets else None
     neural = None
     if neural_model and devs and all(name in neural_sets for name, _ in devs):
         neural = choose_neural([neural_sets[name] for name, _ in devs], model, neural_model, accept, confirm, agreement, None)
@@ -695,7 +743,7 @@ def main():
     if neural_model:
         print(f"neural decision model, fitted on the {sum(neural_model.use(r) for r in neural_sets['training'])} training clips "
               "the neural model read a flight on:")
-        for name, w in zip(NEURAL_NAMES, neural_model.weights): print(f"  {name:20s} {w:+.3f}")
+        for name, w in zip(neural_model.names, neural_model.weights): print(f"  {name:20s} {w:+.3f}")
     for name, rows in [("training", train)] + devs + checks:
         print(summary(name, rows, model, accept, confirm, agreement, cross))
         if cross is not None:

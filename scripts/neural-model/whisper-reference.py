@@ -11,6 +11,9 @@ For each clip (16 kHz mono 16-bit WAV, samples / 32768):
                     vocabulary at each position of start sequence + tokens + <|endoftext|> (teacher-forced), one row
                     per token of tokens + <|endoftext|>, (n + 1, 51864) float32. With PROMPT (ids, comma-separated,
                     then a colon), <|startofprev|> + PROMPT comes before the start sequence, as Whisper's prompt.
+With --adaptation FILE (a WhisperDecoderAdaptation, models/whisper-tiny.en-flightvoice/decoder-adaptation.bin), the
+model is the base with that decoder change merged into its weights (ctranslate2_file.adapted, written to
+OUTPUT_DIR/merged-model): the reference for the Swift model's `adapted(by:)`, which adds the change at run time.
 reference.json lists the clips, sample counts, files, each sequence's per-token log-probabilities and CTranslate2's
 greedy transcript (beam 1, nothing suppressed).
 
@@ -24,6 +27,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import wave
 
@@ -62,14 +66,29 @@ def log_softmax(x):
     return x - m - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
 
 
+def merged_model(folder, adaptation, destination):
+    """A copy of the model `folder` in `destination` with `adaptation` merged into its model.bin."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import ctranslate2_file
+    os.makedirs(destination, exist_ok=True)
+    for name in os.listdir(folder):
+        if name != "model.bin":
+            shutil.copyfile(os.path.join(folder, name), os.path.join(destination, name))
+    base = ctranslate2_file.read(os.path.join(folder, "model.bin"))
+    ctranslate2_file.write(ctranslate2_file.adapted(base, ctranslate2_file.read(adaptation)), os.path.join(destination, "model.bin"))
+    return destination
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model")
     parser.add_argument("output")
     parser.add_argument("--clip", action="append", default=[], help="NAME=WAV")
     parser.add_argument("--sequence", action="append", default=[], help="NAME=[PROMPT:]ID,ID,... (text tokens only)")
+    parser.add_argument("--adaptation", help="a decoder adaptation merged into the model's weights first")
     args = parser.parse_args()
     os.makedirs(args.output, exist_ok=True)
+    model_folder = merged_model(args.model, args.adaptation, os.path.join(args.output, "merged-model")) if args.adaptation else args.model
 
     clips = dict(item.split("=", 1) for item in args.clip)
     sequences = {name: [] for name in clips}
@@ -80,7 +99,7 @@ def main():
                                 [int(token) for token in ids.split(",")]))
 
     extractor = feature_extractor()
-    model = ctranslate2.models.Whisper(args.model, device="cpu", compute_type="float32", intra_threads=1)
+    model = ctranslate2.models.Whisper(model_folder, device="cpu", compute_type="float32", intra_threads=1)
     report = {"clips": []}
     for name, path in clips.items():
         samples = read_wav(path)

@@ -12,7 +12,8 @@ enum DoctorCommand: Command {
       stock model    Debian's acoustic model (pocketsphinx-en-us); fails when it is the chosen model
       adapted model  FlightVoice's models/en-us-flightvoice beside the program, in ../share/flightvoice/models or the
                      source tree; fails when model = adapted, else a warning (telephone audio uses it)
-      neural model   models/whisper-tiny.en, found the same way (a warning when missing)
+      neural model   models/whisper-tiny.en, found the same way (fails when missing and neural-check is on)
+      tuned decoder  models/whisper-tiny.en-flightvoice, the neural check's tuned decoder, found the same way
       chosen model   a model folder named by the model setting
       database       opened without creating it: schema version, flights, and how long ago the schedule changed
                      (a warning after a day); a PostgreSQL URL must be reachable

@@ -38,7 +38,10 @@ enum RecognizerOptions {
         case let folder?: configuration.telephoneAcousticModel = folder
         }
         if arguments.has("cross-check") { configuration.crossCheckModel = try adaptedModel() }
-        if settings.asksNeuralCheck || arguments.has("neural") { configuration.neuralModel = try neuralModel() }
+        if settings.asksNeuralCheck || arguments.has("neural") {
+            configuration.neuralModel = try neuralModel()
+            configuration.neuralDecoderAdaptation = RecognizerConfiguration.bundledTunedDecoder
+        }
         configuration.verbose = arguments.has("verbose")
         if arguments.has("hand-thresholds") { configuration.selectHandThresholds() }
         if let denoise = arguments.value("denoise") {
@@ -72,6 +75,10 @@ enum RecognizerOptions {
             _ = try crossCheck?.decisionModel()
         } catch {
             throw CommandFailure(message: String(describing: error), exitCode: .unavailable)
+        }
+        if case .model(let model) = configuration.decisionRule, model.neuralCheck?.model.readsTunedDecoder == true,
+           configuration.neuralDecoderAdaptation == nil {
+            throw CommandFailure(message: "the neural check's tuned decoder (models/\(RecognizerConfiguration.tunedDecoderName)/\(RecognizerConfiguration.tunedDecoderFileName)) is neither beside this program, in ../share/flightvoice/models, nor in its source tree; reinstall the package, or turn the neural check off (--no-neural-check, or neural-check = off in the settings file)", exitCode: .unavailable)
         }
         return configuration
     }

@@ -110,6 +110,14 @@ enum Diagnostics {
                 advice: "reinstall the package, or run make neural-model in the source tree" + (checking ? " (or set neural-check = off)" : ""),
                 exitCode: checking ? .unavailable : .success))
         }
+        if let tuned = RecognizerConfiguration.bundledTunedDecoder {
+            checks.append(HealthCheck("tuned decoder", .ok, checking ? tuned : "\(tuned) (not asked: neural-check = off)"))
+        } else {
+            checks.append(HealthCheck(
+                "tuned decoder", checking ? .failed : .warning, "models/\(RecognizerConfiguration.tunedDecoderName)/\(RecognizerConfiguration.tunedDecoderFileName) is neither beside this program, in ../share/flightvoice/models, nor in its source tree",
+                advice: "reinstall the package, or restore it from the source tree" + (checking ? " (or set neural-check = off)" : ""),
+                exitCode: checking ? .unavailable : .success))
+        }
         if !["stock", "adapted"].contains(chosen) {
             let source = settings[.model].source.description
             checks.append(FileManager.default.fileExists(atPath: chosen + "/mdef")

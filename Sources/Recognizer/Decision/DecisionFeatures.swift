@@ -116,10 +116,12 @@ public struct DecisionFeatures: Sendable {
         /// True where the neighbours were not scored because the neural check could not answer this reading whatever
         /// its lead over them (`Decider.neuralCheckMayDecide`); the check then answers nothing.
         public let offListSkipped: Bool
+        /// The tuned decoder's reading of the same audio; nil where it was not read.
+        public let tuned: TunedReading?
 
         public init(flight: FlightNumber?, text: String, score: Double, margin: Double?, grammarFlightRank: Int?,
                     freeTranscript: String, freeTranscriptFlight: FlightNumber?, offListFlight: FlightNumber? = nil,
-                    offListMargin: Double? = nil, offListSkipped: Bool = false) {
+                    offListMargin: Double? = nil, offListSkipped: Bool = false, tuned: TunedReading? = nil) {
             self.flight = flight
             self.text = text
             self.score = score
@@ -130,6 +132,25 @@ public struct DecisionFeatures: Sendable {
             self.offListFlight = offListFlight
             self.offListMargin = offListMargin
             self.offListSkipped = offListSkipped
+            self.tuned = tuned
+        }
+    }
+
+    /// How Whisper's decoder fine-tuned on FlightVoice's training voices (`models/whisper-tiny.en-flightvoice`, applied to
+    /// the same weights and encoding as `NeuralReading`'s) scored today's flights: the stock decoder knows speech, the
+    /// tuned one our queries, and where both put the same flight first it is seldom wrong.
+    public struct TunedReading: Sendable, Equatable {
+        /// Its best-scoring flight; nil when no candidate could be scored.
+        public let flight: FlightNumber?
+        /// That flight's length-normalised log-probability (nats per token, ≤ 0).
+        public let score: Double
+        /// Its lead over the best-scoring other flight (nats per token); nil when it was the only candidate.
+        public let margin: Double?
+
+        public init(flight: FlightNumber?, score: Double, margin: Double?) {
+            self.flight = flight
+            self.score = score
+            self.margin = margin
         }
     }
 

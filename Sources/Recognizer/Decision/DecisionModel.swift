@@ -213,7 +213,8 @@ public struct DecisionModel: Sendable, Hashable, Codable, LogisticCoefficients {
                         .compactMap({ $0 }).first(where: { !(0...1).contains($0) }) {
                 "its neural check's probability \(outside) is not between 0 and 1"
             }
-            else if let problem = model.neuralCheck?.model.coefficientProblem(expecting: NeuralDecisionModel.inputNames, kind: "neural ") { problem }
+            else if let neural = model.neuralCheck?.model,
+                    let problem = neural.coefficientProblem(expecting: NeuralDecisionModel.expectedInputNames(for: neural.inputNames), kind: "neural ") { problem }
             else { nil }
         if let problem { throw RecognizerError(operation: "load decision model", context: "\(file.path): \(problem)") }
         self = model

@@ -1,3 +1,4 @@
+import FlightCore
 import Foundation
 
 /// A logistic regression over the neural acoustic model's reading of an utterance (`DecisionFeatures.NeuralReading`) and
@@ -31,14 +32,14 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoeffici
     /// The probability, 0...1, that `reading`'s first flight is the one said, given what the grammar's passes heard
     /// (`features`) and the grammar's decision model's probability for its own flight; nil when it read no flight.
     public func probability(of reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> Double? {
-        Self.inputs(reading, features: features, grammarProbability: grammarProbability).map(logisticProbability)
+        inputs(reading, features: features, grammarProbability: grammarProbability).map(logisticProbability)
     }
 
     /// The highest `probability(of:features:grammarProbability:)` that `reading`'s first flight can reach, whatever its
     /// lead over its off-list neighbours turns out to be; nil when it read no flight. Below the check's accept
     /// probability, scoring the neighbours cannot make the check answer.
     public func highestProbability(of reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> Double? {
-        guard var values = Self.inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
+        guard var values = inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
         // The probability is monotone in each input, so its highest is at one end of the clipped range.
         return [-Self.offListLimit, Self.offListLimit].map { lead in
             values[Self.offListInput] = lead
@@ -46,9 +47,32 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoeffici
         }.max()
     }
 
+    /// True when the inputs include the tuned decoder's reading (`tunedInputNames`): the neural pass must then read it.
+    public var readsTunedDecoder: Bool { inputNames.count > Self.inputNames.count }
+
+    /// The input names a model of `names.count` inputs must have: `inputNames`, then `tunedInputNames` where it has more.
+    static func expectedInputNames(for names: [String]) -> [String] {
+        names.count > inputNames.count ? inputNames + tunedInputNames : inputNames
+    }
+
     /// The raw inputs, in the order of `inputNames`: how sure the neural model is of its first flight (its score, its lead
     /// over today's next flight and over the flight's off-list neighbours), and whether today's grammar (with its
-    /// decision model's probability), the open grammar and the neural model's own free transcript heard the same flight.
+    /// decision model's probability), the open grammar and the neural model's own free transcript heard the same flight;
+    /// where the model reads it (`readsTunedDecoder`), whether the tuned decoder put the same flight first, its lead
+    /// there and its score.
+    func inputs(_ reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> [Double]? {
+        guard let values = Self.inputs(reading, features: features, grammarProbability: grammarProbability) else { return nil }
+        return readsTunedDecoder ? values + Self.tunedInputs(reading.tuned, firstFlight: reading.flight) : values
+    }
+
+    /// The tuned decoder's inputs: whether its first flight is `firstFlight`, its lead where it is (else 0), its score
+    /// (the floor where it read none).
+    static func tunedInputs(_ tuned: DecisionFeatures.TunedReading?, firstFlight: FlightNumber?) -> [Double] {
+        guard let tuned, tuned.flight != nil else { return [0, 0, scoreFloor] }
+        let agrees = tuned.flight == firstFlight
+        return [agrees ? 1 : 0, agrees ? min(tuned.margin ?? marginLimit, marginLimit) : 0, max(tuned.score, scoreFloor)]
+    }
+
     static func inputs(_ reading: DecisionFeatures.NeuralReading, features: DecisionFeatures, grammarProbability: Double) -> [Double]? {
         guard let flight = reading.flight else { return nil }
         let heard = features.heardFlights.first
@@ -67,9 +91,11 @@ public struct NeuralDecisionModel: Sendable, Hashable, Codable, LogisticCoeffici
         ]
     }
 
-    /// Names of `inputs`, as the fitting script writes them.
+    /// Names of the inputs of the stock decoder's reading, as the fitting script writes them.
     static let inputNames = ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees",
                              "free_agrees", "snr"]
+    /// Names of the tuned decoder's inputs, after `inputNames` (`tunedInputs`).
+    static let tunedInputNames = ["tuned_agrees", "tuned_margin", "tuned_score"]
     /// The place of the off-list lead among `inputs`.
     static let offListInput = inputNames.firstIndex(of: "off_list_margin")!
     /// Scores (nats per token) below this count as this: any such reading is a poor one.

@@ -15,7 +15,8 @@ extension DecisionFeatures {
                                 "lowest_flight_word_ratio", "flight_open_gap_mean", "carrier_ratio", "flight_word_s", "carrier_word_s", "second_opinion_flight",
                                 "cross_check_flight", "cross_check_probability",
                                 "neural_flight", "neural_margin", "neural_score", "neural_grammar_rank", "neural_text", "neural_free_transcript",
-                                "neural_free_flight", "neural_off_list_flight", "neural_off_list_margin"]
+                                "neural_free_flight", "neural_off_list_flight", "neural_off_list_margin",
+                                "neural_tuned_flight", "neural_tuned_margin", "neural_tuned_score"]
         .joined(separator: "\t")
 
     /// The row of one clip; `result` is nil when the clip could not be decoded.
@@ -47,11 +48,12 @@ extension DecisionFeatures {
 
     /// The neural model's reading (empty cells when it was not asked).
     private static func neuralCells(_ reading: NeuralReading?) -> [String] {
-        guard let reading else { return Array(repeating: "", count: 9) }
+        guard let reading else { return Array(repeating: "", count: 12) }
         func number(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "" }
         return [reading.flight?.canonical ?? "", number(reading.margin), number(reading.score),
                 reading.grammarFlightRank.map(String.init) ?? "", reading.text, reading.freeTranscript, reading.freeTranscriptFlight?.canonical ?? "",
-                reading.offListFlight?.canonical ?? "", number(reading.offListMargin)]
+                reading.offListFlight?.canonical ?? "", number(reading.offListMargin),
+                reading.tuned.map { $0.flight?.canonical ?? "" } ?? "", number(reading.tuned?.margin), number(reading.tuned?.score)]
     }
 
     /// The measures beyond the fit score's parts (empty cells when nothing was heard as words).

@@ -23,8 +23,9 @@ final class NeuralPass {
 
     /// Loads (or reuses) the model in `folder` and writes today's candidates of `vocabulary`; throws
     /// `RecognizerError` naming the folder and what is wrong with it.
-    init(folder: String, vocabulary: FlightVocabulary, grammar: FlightGrammar, configuration: NeuralPassConfiguration) throws {
-        parts = try NeuralModelParts.shared(folder: folder, blasThreadCount: configuration.blasThreadCount)
+    init(folder: String, decoderAdaptation: String?, vocabulary: FlightVocabulary, grammar: FlightGrammar,
+         configuration: NeuralPassConfiguration) throws {
+        parts = try NeuralModelParts.shared(folder: folder, decoderAdaptation: decoderAdaptation, blasThreadCount: configuration.blasThreadCount)
         self.configuration = configuration
         (candidates, reader, offListNeighbours, sameNumberRivals) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
     }
@@ -54,10 +55,13 @@ final class NeuralPass {
     /// Reads `samples` (16 kHz mono) after `prompt` (the reading recognizer's: one pass serves the wideband and the
     /// telephone recognizer, whose neural checks were fitted on readings after different prompts,
     /// `DecisionModel.NeuralCheck.prompt`); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
-    /// its rank is known. The first flight's off-list neighbours (a quarter to a third of the pass's time) are scored
-    /// where `scoresOffList`, asked with the reading so far, says they are worth it; else the reading says they were
-    /// skipped. Once `cancellation` is cancelled, the read stops at its next decoder step and throws `DecodeCancelled`.
+    /// its rank is known. Where `readsTuned` and the pass has the tuned decoder (`NeuralModelParts.tuned`), it reads the
+    /// same encoding with that decoder too (`DecisionFeatures.TunedReading`). The first flight's off-list neighbours (a
+    /// quarter to a third of the pass's time) are scored where `scoresOffList`, asked with the reading so far, says they
+    /// are worth it; else the reading says they were skipped. Once `cancellation` is cancelled, the read stops at its
+    /// next decoder step and throws `DecodeCancelled`.
     func read(_ samples: [Int16], grammarFlight: FlightNumber?, prompt: String = DecisionModel.stock.neuralCheck?.prompt ?? "",
+              readsTuned: Bool = DecisionModel.stock.neuralCheck?.model.readsTunedDecoder ?? false,
               cancellation: DecodeCancellation? = nil,
               scoresOffList: (DecisionFeatures.NeuralReading) -> Bool = { _ in true }) throws -> DecisionFeatures.NeuralReading {
         let audio = samples.map { Float($0) / 32_768 }
@@ -65,52 +69,84 @@ final class NeuralPass {
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
         let tokenLimit = min(configuration.maximumFreeTokens,
                              configuration.freeTokensBase + Int(configuration.freeTokensPerSecond * Double(samples.count) / 16_000))
-        let startStep = parts.model.feed(encoding, tokens: startTokens(after: prompt))
-        var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: tokenLimit, contextLength: parts.model.dimensions.textContextLength)
+        let stock = try scoreTodaysFlights(with: parts.model, encoding, prompt: prompt, grammarFlight: grammarFlight,
+                                           freeTokenLimit: tokenLimit, cancellation: cancellation)
+        let tuned = try parts.tuned.flatMap { model in
+            readsTuned ? try scoreTodaysFlights(with: model, model.reusingEncoder(of: encoding), prompt: prompt, grammarFlight: grammarFlight,
+                                                freeTokenLimit: tokenLimit, cancellation: cancellation) : nil
+        }
+        let result = stock.result
+        let freeTranscriptFlight = reader.read(stock.freeTranscript).todaysFlight
+        let grammarFlightRank = grammarFlight.flatMap(result.rank(of:))
+        let best = result.best
+        let tunedReading = tuned.map { DecisionFeatures.TunedReading(flight: $0.result.best?.flight, score: Double($0.result.best?.score ?? 0),
+                                                                      margin: $0.result.margin.map(Double.init)) }
+        func reading(offList: ScoredFlight?, skipped: Bool) -> DecisionFeatures.NeuralReading {
+            DecisionFeatures.NeuralReading(
+                flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
+                score: Double(best?.score ?? 0), margin: result.margin.map(Double.init), grammarFlightRank: grammarFlightRank,
+                freeTranscript: stock.freeTranscript, freeTranscriptFlight: freeTranscriptFlight,
+                offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } },
+                offListSkipped: skipped, tuned: tunedReading)
+        }
+        guard let best else { return reading(offList: nil, skipped: false) }
+        let withoutNeighbours = reading(offList: nil, skipped: true)
+        guard scoresOffList(withoutNeighbours) else { return withoutNeighbours }
+        let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
+        return reading(offList: try Self.scoring { try stock.scorer.score(neighbours, with: stock.nextTokenScorer, after: stock.prefix).best },
+                       skipped: false)
+    }
+
+    /// One decoder's scores of today's flights on an utterance's encoding, and what scores more on the same audio.
+    private struct TodaysFlightScores {
+        let result: TrieScoringResult
+        /// The decoder's free transcript of the utterance.
+        let freeTranscript: String
+        /// The carrier phrase fed before every candidate (`FlightCandidateTree.Plan.prefix`).
+        let prefix: [Int]
+        let scorer: TrieScorer
+        let nextTokenScorer: WhisperNextTokenScorer
+    }
+
+    /// `body`, with its errors but cancellation named as the scoring's.
+    private static func scoring<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let cancelled as DecodeCancelled {
+            throw cancelled
+        } catch {
+            throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
+        }
+    }
+
+    /// `model`'s free transcript of the utterance and its scores of today's flights after `prompt` (then of today's
+    /// other flights with the best one's number, `SameNumberRivals`), `grammarFlight` kept in the beam.
+    private func scoreTodaysFlights(with model: WhisperModel, _ encoding: WhisperEncoding, prompt: String, grammarFlight: FlightNumber?,
+                                    freeTokenLimit: Int, cancellation: DecodeCancellation?) throws -> TodaysFlightScores {
+        let startStep = model.feed(encoding, tokens: startTokens(after: prompt))
+        var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: freeTokenLimit, contextLength: model.dimensions.textContextLength)
         // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
         // decides the ending and what to feed before the tree; past that, its tokens ride in the walk's batches.
         while !freeDecode.isFinished, candidates.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
-            freeDecode.stepAlone(with: parts.model, encoding)
+            freeDecode.stepAlone(with: model, encoding)
         }
         let plan = candidates.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
         let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth, keptPathWidth: configuration.keptPathWidth))
-        let nextTokenScorer = WhisperNextTokenScorer(model: parts.model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
+        let nextTokenScorer = WhisperNextTokenScorer(model: model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
                                                      cancellation: cancellation)
-        func scoring<Result>(_ body: () throws -> Result) throws -> Result {
-            do {
-                return try body()
-            } catch let cancelled as DecodeCancelled {
-                throw cancelled
-            } catch {
-                throw RecognizerError(operation: "score today's flights with the neural model", context: "\(error)")
-            }
+        var result = try Self.scoring {
+            try scorer.score(candidates.trie, with: nextTokenScorer, after: plan.prefix, ending: plan.ending, keeping: Set([grammarFlight].compactMap { $0 }))
         }
-        var result = try scoring { try scorer.score(candidates.trie, with: nextTokenScorer, after: plan.prefix, ending: plan.ending, keeping: Set([grammarFlight].compactMap { $0 })) }
         // The free transcript is done before the neighbours are asked about: whether they are worth scoring depends on it.
         let freeTranscript = transcript(nextTokenScorer.finishFreeDecode())
         if let best = result.best {
             let rivals = sameNumberRivals.candidates(around: best.best.candidate)
             if !rivals.isEmpty {
                 let trie = TokenTrie(candidates: rivals, tokenizer: parts.tokenizer)
-                result = result.merging(try scoring { try scorer.score(trie, with: nextTokenScorer, after: plan.prefix) })
+                result = result.merging(try Self.scoring { try scorer.score(trie, with: nextTokenScorer, after: plan.prefix) })
             }
         }
-        let freeTranscriptFlight = reader.read(freeTranscript).todaysFlight
-        let grammarFlightRank = grammarFlight.flatMap(result.rank(of:))
-        let best = result.best
-        func reading(offList: ScoredFlight?, skipped: Bool) -> DecisionFeatures.NeuralReading {
-            DecisionFeatures.NeuralReading(
-                flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
-                score: Double(best?.score ?? 0), margin: result.margin.map(Double.init), grammarFlightRank: grammarFlightRank,
-                freeTranscript: freeTranscript, freeTranscriptFlight: freeTranscriptFlight,
-                offListFlight: offList?.flight, offListMargin: best.flatMap { best in offList.map { Double(best.score - $0.score) } },
-                offListSkipped: skipped)
-        }
-        guard let best else { return reading(offList: nil, skipped: false) }
-        let withoutNeighbours = reading(offList: nil, skipped: true)
-        guard scoresOffList(withoutNeighbours) else { return withoutNeighbours }
-        let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
-        return reading(offList: try scoring { try scorer.score(neighbours, with: nextTokenScorer, after: plan.prefix).best }, skipped: false)
+        return TodaysFlightScores(result: result, freeTranscript: freeTranscript, prefix: plan.prefix, scorer: scorer, nextTokenScorer: nextTokenScorer)
     }
 
     private func transcript(_ tokens: [Int]) -> String {
@@ -121,25 +157,35 @@ final class NeuralPass {
 /// The neural model's read-only parts, loaded once per folder and process and shared by every worker's pass.
 final class NeuralModelParts: Sendable {
     let model: WhisperModel
+    /// `model` with its decoder tuned (`RecognizerConfiguration.neuralDecoderAdaptation`); nil without one.
+    let tuned: WhisperModel?
     let tokenizer: WhisperTokenizer
 
-    private init(folder: String, blasThreadCount: Int) throws {
+    private init(folder: String, decoderAdaptation: String?, blasThreadCount: Int) throws {
+        let model: WhisperModel
         do {
             model = try WhisperModel(folder: URL(fileURLWithPath: folder), blasThreadCount: blasThreadCount)
             tokenizer = try WhisperTokenizer(contentsOf: folder + "/tokenizer.json")
         } catch {
             throw RecognizerError(operation: "load the neural model", context: "\(folder): \(error)")
         }
+        self.model = model
+        do {
+            tuned = try decoderAdaptation.map { path throws(WhisperModelError) in try model.adapted(by: CTranslate2ModelFile(path: path)) }
+        } catch {
+            throw RecognizerError(operation: "load the tuned decoder", context: "\(error)")
+        }
     }
 
     private static let loaded = Mutex<[String: NeuralModelParts]>([:])
 
-    /// The parts in `folder`, loading them on first use.
-    static func shared(folder: String, blasThreadCount: Int) throws -> NeuralModelParts {
+    /// The parts in `folder` (with `decoderAdaptation`), loading them on first use.
+    static func shared(folder: String, decoderAdaptation: String?, blasThreadCount: Int) throws -> NeuralModelParts {
         try loaded.withLock { loaded in
-            if let parts = loaded[folder] { return parts }
-            let parts = try NeuralModelParts(folder: folder, blasThreadCount: blasThreadCount)
-            loaded[folder] = parts
+            let key = folder + "\u{0}" + (decoderAdaptation ?? "")
+            if let parts = loaded[key] { return parts }
+            let parts = try NeuralModelParts(folder: folder, decoderAdaptation: decoderAdaptation, blasThreadCount: blasThreadCount)
+            loaded[key] = parts
             return parts
         }
     }

@@ -28,8 +28,8 @@ final class NeuralReadAhead: @unchecked Sendable {
     private var threadCPUSeconds = 0.0
     private var waited = false
 
-    /// Starts reading `samples` with `pass` after `prompt` (see `NeuralPass.read`).
-    init(pass: NeuralPass, samples: [Int16], grammarFlight: FlightNumber?, prompt: String) {
+    /// Starts reading `samples` with `pass` after `prompt`, with the tuned decoder too where `readsTuned` (see `NeuralPass.read`).
+    init(pass: NeuralPass, samples: [Int16], grammarFlight: FlightNumber?, prompt: String, readsTuned: Bool) {
         let box = UncheckedNeuralPass(pass: pass)
         let cancellation = cancellation
         let thread = Thread { [self] in
@@ -37,7 +37,7 @@ final class NeuralReadAhead: @unchecked Sendable {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
             let started = ThreadCPUClock.seconds()
             let result = Result {
-                try box.pass.read(samples, grammarFlight: grammarFlight, prompt: prompt, cancellation: cancellation) { [self] reading in
+                try box.pass.read(samples, grammarFlight: grammarFlight, prompt: prompt, readsTuned: readsTuned, cancellation: cancellation) { [self] reading in
                     offListAsked.wait()
                     return scoresOffList?(reading) ?? false
                 }
