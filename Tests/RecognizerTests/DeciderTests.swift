@@ -239,12 +239,30 @@ struct CalibratedDeciderTests {
     /// `features(fit:…)` with the neural model's reading: `neural` first, leading today's next flight by `margin`.
     static func withNeural(fit: Double, grammar: [FlightNumber] = [DeciderTests.lx40], neural: FlightNumber?, margin: Double? = 1, score: Double = -2,
                            grammarRank: Int? = nil, free: FlightNumber? = nil, offList: Double? = nil, open: FlightNumber? = nil,
-                           unexplained: Double = 0) -> DecisionFeatures {
+                           unexplained: Double = 0, tuned: FlightNumber? = nil) -> DecisionFeatures {
         var features = DeciderTests.features(fit: fit, open: open, openIsToday: open != nil, heard: grammar, unexplained: unexplained)
         features.neural = DecisionFeatures.NeuralReading(flight: neural, text: "L X 40.", score: score, margin: margin, grammarFlightRank: grammarRank,
                                                          freeTranscript: "", freeTranscriptFlight: free,
-                                                         offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList)
+                                                         offListFlight: offList == nil ? nil : FlightNumber(parsing: "LX440"), offListMargin: offList,
+                                                         tuned: tuned.map { DecisionFeatures.TunedReading(flight: $0, score: -0.5, margin: 1) })
         return features
+    }
+
+    @Test("where its model judges the tuned decoder too, a grammar's answer of another flight than the tuned decoder's first is asked, the tuned one first")
+    func tunedDecoderDisputes() {
+        let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
+        let margin = Self.marginCheck()
+        let names = NeuralDecisionModel.inputNames + NeuralDecisionModel.tunedInputNames
+        let tunedModel = NeuralDecisionModel(inputNames: names, means: margin.model.means + [0, 0, 0], scales: margin.model.scales + [1, 1, 1],
+                                             weights: margin.model.weights + [0, 0, 0], intercept: margin.model.intercept)
+        let judgingTuned = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: tunedModel))
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx44)).decision == .confirm([lx44, lx40]))
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx40)).decision == .accepted(lx40))
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40)).decision == .accepted(lx40), "no tuned reading, nothing to dispute")
+        #expect(judgingTuned.decide(Self.withNeural(fit: -49, neural: lx40, margin: 0, tuned: lx44)).decision == .confirm([lx40]),
+                "the grammar asks already: as it asks")
+        #expect(Self.fitOnlyDecider(neuralCheck: margin).decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx44)).decision == .accepted(lx40),
+                "a check whose model does not judge the tuned decoder ignores it")
     }
 
     @Test("with a neural check, the neural model's first flight is answered where the grammar's decision does not answer and its decision model is sure of it, whatever the grammar heard")

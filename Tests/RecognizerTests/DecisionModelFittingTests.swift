@@ -21,7 +21,7 @@ struct DecisionModelFittingTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("fv-\(UUID().uuidString)-\(name)")
     }
 
-    @Test("the stock model's coefficients, probabilities, cross-check and neural check (DecisionModel+Fitted.swift)")
+    @Test("the stock model's coefficients, probabilities, cross-check and neural check, the tuned decoder's inputs included (DecisionModel+Fitted.swift)")
     func stockModelRebuilds() throws {
         let out = Self.temporaryFile("fitted.swift")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -33,6 +33,8 @@ struct DecisionModelFittingTests {
             "--cross-check", "human=adapted-dev-human-features.tsv", "--cross-check", "synthetic=adapted-dev-synthetic-features.tsv",
             "--neural", "training=neural-training-features.tsv",
             "--neural", "human=neural-dev-human-features.tsv", "--neural", "synthetic=neural-dev-synthetic-features.tsv",
+            "--neural-tuned", "training=neural-tuned-training-features.tsv",
+            "--neural-tuned", "human=neural-tuned-dev-human-features.tsv", "--neural-tuned", "synthetic=neural-tuned-dev-synthetic-features.tsv",
             "--neural-prompt", "Flight number, spelled letter by letter and digit by digit.",
             "--swift", out.path,
         ], in: Self.scripts)

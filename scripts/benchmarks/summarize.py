@@ -60,6 +60,7 @@ def model_decision(model, accept, confirm, agreement=None, cross=None, neural=No
         if kind == "accept": return "accept", [row["heard_today"]]
         if kind == "accept_neural": return "accept", [row["neural"][0]]
         if kind == "dispute": return "confirm", [row["neural"][0], row["heard_today"]]
+        if kind == "dispute_tuned": return "confirm", [row["neural"][5][0], row["heard_today"]]
         if kind == "offer": return "confirm", [row["neural"][0]]
         if kind == "confirm": return "confirm", offers(row, row["open_flight"] if open_other(row) else row["rival_flight"])
         return "reject", []

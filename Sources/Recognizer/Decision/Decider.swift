@@ -180,9 +180,15 @@ struct Decider: Sendable {
     /// (`acceptProbability`, or `belowFloorProbability` where the grammar heard a flight below the check's probability),
     /// it answers that flight, unless the grammar would offer another that the neural model ranks next and the check asks
     /// then (`asksOverRunnerUp`, below `overRunnerUpProbability`). Where it may answer but is less sure, from
-    /// `offerProbability`, it offers its flight before the ones the grammar offers.
+    /// `offerProbability`, it offers its flight before the ones the grammar offers. Where its model judges the tuned
+    /// decoder's reading too, a grammar's answer of another flight than the tuned decoder's first is asked too.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
+        // Two readings of the audio disagreeing on the flight answered: ask which (fit-decision-model.py, `disputed_by_tuned`).
+        if let check = model.neuralCheck, check.model.readsTunedDecoder, let answered = grammar.acceptedFlight,
+           let tuned = features.neural?.tuned?.flight, tuned != answered {
+            return (.confirm([tuned, answered]), probability)
+        }
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
               let likely = neuralProbability(features, probability: probability, grammar: grammar, check: check) else {
             return (grammar, probability)
