@@ -11,11 +11,11 @@ extension DecisionModel {
         acceptProbability: 0.81,
         confirmProbability: 0.49,
         crossCheck: CrossCheck(probability: 0.6, otherModelProbability: 0.7),
-        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.885, disputeProbability: 0.55, offListMargin: -0.6, offerProbability: 0.5,
+        neuralCheck: NeuralCheck(probability: 0, acceptProbability: 0.655, disputeProbability: 0.5, offListMargin: -0.8, offerProbability: 0.5,
             prompt: "Flight number, spelled letter by letter and digit by digit.", model: NeuralDecisionModel(
-            inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr"],
-            means: [-3.3285, 0.668916, -0.0220881, 0.385313, 0.638239, 0.565937, 0.0803125, 0.0665625, 26.838],
-            scales: [1.37336, 0.622349, 0.482108, 0.486669, 1.5527, 0.495633, 0.271776, 0.249263, 10.8375],
-            weights: [1.08004, 2.20807, 1.22112, 1.29608, 0.651945, 0.261491, 0.149728, 0.402125, -0.228437],
-            intercept: 2.17479)))
+            inputNames: ["score", "margin", "off_list_margin", "grammar_agrees", "grammar_logit", "grammar_other", "open_agrees", "free_agrees", "snr", "tuned_agrees", "tuned_margin", "tuned_score"],
+            means: [-3.3285, 0.668916, -0.0220881, 0.385313, 0.638239, 0.565937, 0.0803125, 0.0665625, 26.838, 0.651563, 0.632433, -1.77947],
+            scales: [1.37336, 0.622349, 0.482108, 0.486669, 1.5527, 0.495633, 0.271776, 0.249263, 10.8375, 0.476475, 0.700578, 1.19941],
+            weights: [0.344911, 1.41699, 1.28897, 1.11794, 0.650303, 0.219958, 0.140728, 0.33334, -0.221524, 0.428555, 1.40601, 0.453691],
+            intercept: 2.38719)))
 }
