@@ -429,8 +429,8 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
 def disputed_by_tuned(row, neural, grammar):
     """True where the grammar's decision answers a flight and the tuned decoder, judged by the check's model, puts
     another first (`Decider.decision`): two readings of the same audio disagree, so it asks which, the tuned decoder's
-    flight first. On the dev voices it kept every right answer and turned wrong ones into questions (12 -> 9 synthetic,
-    11 -> 10 human, stop 70)."""
+    flight first. On the dev voices wrong flights 11 -> 10 (human) and 12 -> 9 (synthetic), right answers 1046 -> 1047
+    and 834 -> 832 (stop 70)."""
     if neural is None or not neural.model.tuned or grammar != "accept" or row["neural"] is None: return False
     tuned = row["neural"][5]
     return bool(tuned and tuned[0] and tuned[0] != row["heard_today"])
@@ -536,7 +536,7 @@ def choose_neural(dev_sets, model, neural_model, accept, confirm, agreement, cro
     MAX_WRONG wrong, no clip naming no flight answered). Ties go to the surer answer, then to the check asked less.
     With the tuned decoder's readings the check always keeps a lead over the off-list neighbours: where both decoders
     put today's nearest flight first for a query of one that does not fly today, their agreement is no evidence that
-    it was said, and the dev sets chose "no lead" by one clip (stop 70, docs/experiments.md).
+    it was said; on the dev sets no lead answered no more (stop 70, docs/accuracy-and-decisions.md).
     (Until stop 65 also with no more wrong flights on any dev set than the disputes alone gave: a count of rare
     events that only climbs as a dev set grows, where the limit is a share; docs/experiments.md, 2026-12-07.)
     Where it is asked does not bound its cost: to dispute the grammar's answers the pass runs on nearly every clip
