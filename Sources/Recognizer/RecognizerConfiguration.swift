@@ -176,7 +176,7 @@ public struct RecognizerConfiguration: Sendable {
     /// The tuned decoder's file (`bundledTunedDecoder`), applied to the neural model's decoder for a second reading of
     /// the same audio where the neural check's model reads it (`NeuralDecisionModel.readsTunedDecoder`) or when measuring
     /// (`alwaysReadsNeural`); nil: none.
-    public var neuralDecoderAdaptation: String?
+    public var neuralDecoderAdaptation: String? = bundledTunedDecoder
     /// How the neural pass listens: its encoder window, its beam over today's candidates, its free decode.
     public var neuralPass = NeuralPassConfiguration()
     /// Runs the neural pass on every utterance heard, whatever the decision (for measuring it: `eval --neural`).

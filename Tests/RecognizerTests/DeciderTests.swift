@@ -248,7 +248,7 @@ struct CalibratedDeciderTests {
         return features
     }
 
-    @Test("where its model judges the tuned decoder too, a grammar's answer of another flight than the tuned decoder's first is asked, the tuned one first")
+    @Test("where its model judges the tuned decoder too, a grammar's answer of a flight neither decoder puts first is asked, the tuned one's first")
     func tunedDecoderDisputes() {
         let lx40 = DeciderTests.lx40, lx44 = DeciderTests.lx44
         let margin = Self.marginCheck()
@@ -256,12 +256,15 @@ struct CalibratedDeciderTests {
         let tunedModel = NeuralDecisionModel(inputNames: names, means: margin.model.means + [0, 0, 0], scales: margin.model.scales + [1, 1, 1],
                                              weights: margin.model.weights + [0, 0, 0], intercept: margin.model.intercept)
         let judgingTuned = Self.fitOnlyDecider(neuralCheck: DecisionModel.NeuralCheck(probability: 0.25, acceptProbability: 0.8, model: tunedModel))
-        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx44)).decision == .confirm([lx44, lx40]))
-        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx40)).decision == .accepted(lx40))
-        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40)).decision == .accepted(lx40), "no tuned reading, nothing to dispute")
-        #expect(judgingTuned.decide(Self.withNeural(fit: -49, neural: lx40, margin: 0, tuned: lx44)).decision == .confirm([lx40]),
+        // σ(4 · 0 − 2) = 0.12: the stock decoder's own reading disputes nothing.
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0, tuned: lx44)).decision == .confirm([lx44, lx40]))
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx44)).decision == .accepted(lx40),
+                "the stock decoder puts the grammar's answer first: one reading against two (\"Swiss forty\", not \"LX 43 or LX 40?\")")
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0, tuned: lx40)).decision == .accepted(lx40))
+        #expect(judgingTuned.decide(Self.withNeural(fit: -47, neural: lx44, margin: 0)).decision == .accepted(lx40), "no tuned reading, nothing to dispute")
+        #expect(judgingTuned.decide(Self.withNeural(fit: -49, neural: lx44, margin: 0, tuned: lx44)).decision == .confirm([lx40]),
                 "the grammar asks already: as it asks")
-        #expect(Self.fitOnlyDecider(neuralCheck: margin).decide(Self.withNeural(fit: -47, neural: lx40, tuned: lx44)).decision == .accepted(lx40),
+        #expect(Self.fitOnlyDecider(neuralCheck: margin).decide(Self.withNeural(fit: -47, neural: lx44, margin: 0, tuned: lx44)).decision == .accepted(lx40),
                 "a check whose model does not judge the tuned decoder ignores it")
     }
 

@@ -9,7 +9,6 @@ struct NeuralReadAheadTests {
     static func recognizer(alwaysReadsNeural: Bool, decisionModel: DecisionModel? = nil) throws -> FlightRecognizer {
         var configuration = RecognizerConfiguration()
         configuration.neuralModel = try #require(RecognizerConfiguration.bundledNeuralModel, "run make neural-model")
-        configuration.neuralDecoderAdaptation = RecognizerConfiguration.bundledTunedDecoder
         configuration.alwaysReadsNeural = alwaysReadsNeural
         if let decisionModel { configuration.decisionRule = .model(decisionModel) }
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)

@@ -109,7 +109,6 @@ struct TelephoneAudioTests {
     func neuralPassIsShared() throws {
         var configuration = RecognizerConfiguration()
         configuration.neuralModel = try #require(RecognizerConfiguration.bundledNeuralModel, "run make neural-model")
-        configuration.neuralDecoderAdaptation = RecognizerConfiguration.bundledTunedDecoder
         configuration.alwaysReadsNeural = true
         let recognizer = try FlightRecognizer(vocabulary: TestFlights.vocabulary, configuration: configuration)
         let telephone = try recognizer.recognizer(for: .telephone)

@@ -427,13 +427,14 @@ def decide(row, p, accept, confirm, agreement=None, cross=None, neural=None):
     return "accept_neural"
 
 def disputed_by_tuned(row, neural, grammar):
-    """True where the grammar's decision answers a flight and the tuned decoder, judged by the check's model, puts
-    another first (`Decider.decision`): two readings of the same audio disagree, so it asks which, the tuned decoder's
-    flight first. On the dev voices wrong flights 11 -> 10 (human) and 12 -> 9 (synthetic), right answers 1046 -> 1047
-    and 834 -> 832 (stop 70)."""
+    """True where the grammar's decision answers a flight that neither the tuned decoder, judged by the check's model,
+    nor the stock decoder puts first (`Decider.decision`): both readings of the audio disagree with it, so it asks
+    which, the tuned decoder's flight first. On the dev voices wrong flights 11 -> 11 (human) and 12 -> 10
+    (synthetic), right answers 1046 -> 1048 and 834 -> 840 (stop 70; asking wherever the tuned decoder alone
+    disagreed: 10 and 9 wrong, but 1047 and 832 right, and "Swiss forty" asked as "LX 43 or LX 40?")."""
     if neural is None or not neural.model.tuned or grammar != "accept" or row["neural"] is None: return False
     tuned = row["neural"][5]
-    return bool(tuned and tuned[0] and tuned[0] != row["heard_today"])
+    return bool(tuned and tuned[0] and tuned[0] != row["heard_today"] and row["neural"][0] != row["heard_today"])
 
 OUTCOMES = ("right", "wrong", "confirm_right", "confirm_other", "unanswered", "noflight_answered")
 

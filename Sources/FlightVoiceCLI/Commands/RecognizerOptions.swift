@@ -38,10 +38,7 @@ enum RecognizerOptions {
         case let folder?: configuration.telephoneAcousticModel = folder
         }
         if arguments.has("cross-check") { configuration.crossCheckModel = try adaptedModel() }
-        if settings.asksNeuralCheck || arguments.has("neural") {
-            configuration.neuralModel = try neuralModel()
-            configuration.neuralDecoderAdaptation = RecognizerConfiguration.bundledTunedDecoder
-        }
+        if settings.asksNeuralCheck || arguments.has("neural") { configuration.neuralModel = try neuralModel() }
         configuration.verbose = arguments.has("verbose")
         if arguments.has("hand-thresholds") { configuration.selectHandThresholds() }
         if let denoise = arguments.value("denoise") {

@@ -181,12 +181,12 @@ struct Decider: Sendable {
     /// it answers that flight, unless the grammar would offer another that the neural model ranks next and the check asks
     /// then (`asksOverRunnerUp`, below `overRunnerUpProbability`). Where it may answer but is less sure, from
     /// `offerProbability`, it offers its flight before the ones the grammar offers. Where its model judges the tuned
-    /// decoder's reading too, a grammar's answer of another flight than the tuned decoder's first is asked too.
+    /// decoder's reading too, a grammar's answer of a flight neither decoder puts first is asked too.
     private func decision(_ features: DecisionFeatures, probability: Double, model: DecisionModel) -> (decision: RecognitionDecision, confidence: Double) {
         let grammar = grammarDecision(features, probability: probability, model: model)
-        // Two readings of the audio disagreeing on the flight answered: ask which (fit-decision-model.py, `disputed_by_tuned`).
+        // Both neural readings of the audio putting another flight first: ask which (fit-decision-model.py, `disputed_by_tuned`).
         if let check = model.neuralCheck, check.model.readsTunedDecoder, let answered = grammar.acceptedFlight,
-           let tuned = features.neural?.tuned?.flight, tuned != answered {
+           let reading = features.neural, let stock = reading.flight, stock != answered, let tuned = reading.tuned?.flight, tuned != answered {
             return (.confirm([tuned, answered]), probability)
         }
         guard let check = model.neuralCheck, let reading = features.neural, let flight = reading.flight,
