@@ -24,7 +24,6 @@ normalised over text tokens only (ids below <|endoftext|>), so it serves as a cr
 reference. CTranslate2 runs on the CPU in float32 (compute_type="float32").
 """
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -34,23 +33,13 @@ import wave
 import ctranslate2
 import numpy as np
 
+from faster_whisper_log_mel import feature_extractor
+
 END_OF_TEXT, START_OF_TRANSCRIPT, START_OF_PREVIOUS, NO_TIMESTAMPS = 50256, 50257, 50360, 50362
 START_SEQUENCE = [START_OF_TRANSCRIPT, NO_TIMESTAMPS]
 SAMPLE_RATE = 16000
 WINDOW_SAMPLES = 30 * SAMPLE_RATE
 WINDOW_FRAMES = 3000
-
-
-def feature_extractor():
-    """faster-whisper's FeatureExtractor, loaded from its file so the package's heavy imports (av, onnxruntime) are not needed."""
-    spec = importlib.util.find_spec("faster_whisper")
-    if spec is None:
-        sys.exit("whisper-reference: faster-whisper is not installed (pip install --no-deps faster-whisper==1.2.1)")
-    path = os.path.join(spec.submodule_search_locations[0], "feature_extractor.py")
-    module_spec = importlib.util.spec_from_file_location("faster_whisper_feature_extractor", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module.FeatureExtractor()
 
 
 def read_wav(path):

@@ -8,7 +8,6 @@ clip's text as written_targets writes it, <|endoftext|>). Clips whose text canno
 MODEL_DIR is models/whisper-tiny.en (model.bin, tokenizer.json). The manifest's paths are relative to it, as the
 training-set generators write them; its `speaker` column is kept for splitting by speaker (train.py --fold)."""
 import csv
-import importlib.util
 import os
 import pickle
 import subprocess
@@ -22,23 +21,12 @@ from tokenizers import Tokenizer
 
 import whisper_jax
 import written_targets
+from faster_whisper_log_mel import feature_extractor  # (whisper_jax puts scripts/neural-model on the path)
 
 # DecisionModel.NeuralCheck.prompt of the stock decision: the decoder learns to score our queries after it.
 PROMPT = " Flight number, spelled letter by letter and digit by digit."
 START_OF_PREVIOUS, START_OF_TRANSCRIPT, NO_TIMESTAMPS, END_OF_TEXT = 50360, 50257, 50362, 50256
 MARGIN_SECONDS = 1.0
-
-
-def feature_extractor():
-    """faster-whisper's FeatureExtractor, loaded from its file (as scripts/neural-model/whisper-reference.py does)."""
-    spec = importlib.util.find_spec("faster_whisper")
-    if spec is None:
-        sys.exit("prepare.py: faster-whisper is not installed (pip install --no-deps faster-whisper==1.2.1)")
-    path = os.path.join(spec.submodule_search_locations[0], "feature_extractor.py")
-    module_spec = importlib.util.spec_from_file_location("faster_whisper_feature_extractor", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module.FeatureExtractor()
 
 
 def samples(path):
