@@ -434,7 +434,8 @@ def disputed_by_tuned(row, neural, grammar):
     disagreed: 10 and 9 wrong, but 1047 and 832 right, and "Swiss forty" asked as "LX 43 or LX 40?")."""
     if neural is None or not neural.model.tuned or grammar != "accept" or row["neural"] is None: return False
     tuned = row["neural"][5]
-    return bool(tuned and tuned[0] and tuned[0] != row["heard_today"] and row["neural"][0] != row["heard_today"])
+    stock = row["neural"][0]
+    return bool(tuned and tuned[0] and tuned[0] != row["heard_today"] and stock and stock != row["heard_today"])
 
 OUTCOMES = ("right", "wrong", "confirm_right", "confirm_other", "unanswered", "noflight_answered")
 

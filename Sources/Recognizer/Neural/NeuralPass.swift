@@ -9,7 +9,8 @@ import Whisper
 /// then today's other flights with the best one's number (`SameNumberRivals`: the beam may have dropped them) and the
 /// best one's off-list neighbours, both in its own words (`OffListNeighbours`), and reports the flights it ranks
 /// first as a `DecisionFeatures.NeuralReading`. The free decode's steps ride in the batches of today's flights' walk
-/// once its start shows it names no carrier phrase (`WhisperNextTokenScorer`).
+/// once its start shows it names no carrier phrase (`WhisperNextTokenScorer`). Where asked, the tuned decoder reads
+/// today's flights the same way on the same encoding (`DecisionFeatures.TunedReading`; no off-list neighbours).
 ///
 /// Thread rule: not `Sendable` (it holds today's candidate tree, rebuilt by `load`); one thread at a time, like the
 /// other passes. The model's weights are shared by every pass of the process (`NeuralModelParts.shared`).
