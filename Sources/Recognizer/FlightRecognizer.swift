@@ -446,7 +446,7 @@ public final class FlightRecognizer {
                 let neuralStarted = ThreadCPUClock.seconds()
                 features.neural = try neural.read(raw, grammarFlight: features.heardFlights.first, prompt: neuralPrompt,
                                                   readsTuned: readsTunedDecoder, scoresOffList: scoresOffList)
-                cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted
+                cost.steps.neural = ThreadCPUClock.seconds() - neuralStarted + neural.helperThreadCPUSeconds
             }
         }
         if let neuralAhead {

@@ -31,6 +31,30 @@ struct NeuralPassTests {
         #expect((tuned.margin ?? 0) > 0.5, "\(String(describing: tuned.margin))")
     }
 
+    @Test("the two decoders read side by side as one after the other: the same reading, the second thread's CPU counted; a stopped read stops both")
+    func readsTheDecodersSideBySide() throws {
+        let folder = try #require(Self.folder, "models/whisper-tiny.en is missing: run make neural-model")
+        let oneAfterTheOther = try Self.pass()
+        var configuration = NeuralPassConfiguration()
+        configuration.readsDecodersConcurrently = true
+        let sideBySide = try NeuralPass(folder: folder, decoderAdaptation: RecognizerConfiguration.bundledTunedDecoder, vocabulary: TestFlights.vocabulary,
+                                        grammar: FlightGrammar(vocabulary: TestFlights.vocabulary), configuration: configuration)
+        for clip in ["lx40.wav", "ba287.wav"] {
+            let samples = try TestFlights.samples(clip)
+            let expected = try oneAfterTheOther.read(samples, grammarFlight: nil, readsTuned: true)
+            #expect(oneAfterTheOther.helperThreadCPUSeconds == 0)
+            let read = try sideBySide.read(samples, grammarFlight: nil, readsTuned: true)
+            #expect(read.tuned != nil, "\(clip)")
+            NeuralReadAheadTests.expectSameReading(read, expected, clip)
+            #expect(sideBySide.helperThreadCPUSeconds > 0, "\(clip)")
+        }
+        let cancellation = DecodeCancellation()
+        cancellation.cancel()
+        #expect(throws: DecodeCancelled.self) {
+            try sideBySide.read(try TestFlights.samples("lx40.wav"), grammarFlight: nil, readsTuned: true, cancellation: cancellation)
+        }
+    }
+
     @Test("a tuned decoder file that is missing or not one is an error naming it, not a crash")
     func unusableTunedDecoder() throws {
         let folder = try #require(Self.folder, "models/whisper-tiny.en is missing: run make neural-model")

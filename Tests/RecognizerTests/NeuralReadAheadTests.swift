@@ -24,6 +24,7 @@ struct NeuralReadAheadTests {
         #expect(ahead?.freeTranscript == after?.freeTranscript, "\(clip)")
         #expect(ahead?.offListMargin == after?.offListMargin, "\(clip)")
         #expect(ahead?.offListSkipped == after?.offListSkipped, "\(clip)")
+        #expect(ahead?.tuned == after?.tuned, "\(clip)")
     }
 
     @Test("read ahead, the reading and the answer are the batch path's", arguments: ["ba287.wav"])

@@ -17,10 +17,12 @@ import Whisper
 final class NeuralPass {
     private let parts: NeuralModelParts
     private let configuration: NeuralPassConfiguration
-    private var candidates: FlightCandidateTree
+    private var scoring: TodaysFlightsScoring
     private var reader: FreeTranscriptReader
     private var offListNeighbours: OffListNeighbours
-    private var sameNumberRivals: SameNumberRivals
+    /// CPU seconds the last `read` spent on a thread of its own (the tuned decoder's, read beside the stock one's), which
+    /// the caller's thread clock does not count.
+    private(set) var helperThreadCPUSeconds = 0.0
 
     /// Loads (or reuses) the model in `folder` and writes today's candidates of `vocabulary`; throws
     /// `RecognizerError` naming the folder and what is wrong with it.
@@ -28,12 +30,12 @@ final class NeuralPass {
          configuration: NeuralPassConfiguration) throws {
         parts = try NeuralModelParts.shared(folder: folder, decoderAdaptation: decoderAdaptation, blasThreadCount: configuration.blasThreadCount)
         self.configuration = configuration
-        (candidates, reader, offListNeighbours, sameNumberRivals) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (scoring, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer, configuration: configuration)
     }
 
     /// Switches to a new day's flights.
     func load(_ vocabulary: FlightVocabulary, grammar: FlightGrammar) {
-        (candidates, reader, offListNeighbours, sameNumberRivals) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer)
+        (scoring, reader, offListNeighbours) = Self.candidates(vocabulary, grammar: grammar, tokenizer: parts.tokenizer, configuration: configuration)
     }
 
     /// The start sequence after `prompt`, as Whisper feeds a prompt: " " + its text, no more than its last half context
@@ -44,23 +46,27 @@ final class NeuralPass {
         return WhisperTokens.startSequence(afterPrompt: Array(tokens))
     }
 
-    private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar,
-                                   tokenizer: WhisperTokenizer) -> (FlightCandidateTree, FreeTranscriptReader, OffListNeighbours, SameNumberRivals) {
+    private static func candidates(_ vocabulary: FlightVocabulary, grammar: FlightGrammar, tokenizer: WhisperTokenizer,
+                                   configuration: NeuralPassConfiguration) -> (TodaysFlightsScoring, FreeTranscriptReader, OffListNeighbours) {
         let tree = FlightCandidateTree(flights: vocabulary.flights, airlines: vocabulary.airlines, tokenizer: tokenizer,
                                          carrierPhrases: CarrierPhrase.grammarPhrases(inJSGF: grammar.jsgf))
-        return (tree, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
-                OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines),
-                SameNumberRivals(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
+        let scoring = TodaysFlightsScoring(
+            candidates: tree, sameNumberRivals: SameNumberRivals(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines),
+            tokenizer: tokenizer,
+            trieConfiguration: TrieScoringConfiguration(beamWidth: configuration.beamWidth, keptPathWidth: configuration.keptPathWidth))
+        return (scoring, FreeTranscriptReader(airlines: vocabulary.airlines, todaysFlights: vocabulary.flights),
+                OffListNeighbours(todaysFlights: vocabulary.flights, airlines: vocabulary.airlines))
     }
 
     /// Reads `samples` (16 kHz mono) after `prompt` (the reading recognizer's: one pass serves the wideband and the
     /// telephone recognizer, whose neural checks were fitted on readings after different prompts,
     /// `DecisionModel.NeuralCheck.prompt`); `grammarFlight`, the flight today's grammar heard, is kept in the beam so that
     /// its rank is known. Where `readsTuned` and the pass has the tuned decoder (`NeuralModelParts.tuned`), it reads the
-    /// same encoding with that decoder too (`DecisionFeatures.TunedReading`). The first flight's off-list neighbours (a
-    /// quarter to a third of the pass's time) are scored where `scoresOffList`, asked with the reading so far, says they
-    /// are worth it; else the reading says they were skipped. Once `cancellation` is cancelled, the read stops at its
-    /// next decoder step and throws `DecodeCancelled`.
+    /// same encoding with that decoder too (`DecisionFeatures.TunedReading`), on a thread of its own beside the stock
+    /// decoder's reading where `NeuralPassConfiguration.readsDecodersConcurrently`. The first flight's off-list
+    /// neighbours (a quarter to a third of the pass's time) are scored where `scoresOffList`, asked with the reading so
+    /// far, says they are worth it; else the reading says they were skipped. Once `cancellation` is cancelled, the read
+    /// stops at its next decoder step and throws `DecodeCancelled`.
     func read(_ samples: [Int16], grammarFlight: FlightNumber?, prompt: String = DecisionModel.stock.neuralCheck?.prompt ?? "",
               readsTuned: Bool = DecisionModel.stock.neuralCheck?.model.readsTunedDecoder ?? false,
               cancellation: DecodeCancellation? = nil,
@@ -70,18 +76,30 @@ final class NeuralPass {
         let encoding = parts.model.encode(LogMelSpectrogram(samples: audio, frameCount: frames))
         let tokenLimit = min(configuration.maximumFreeTokens,
                              configuration.freeTokensBase + Int(configuration.freeTokensPerSecond * Double(samples.count) / 16_000))
-        let stock = try scoreTodaysFlights(with: parts.model, encoding, prompt: prompt, grammarFlight: grammarFlight,
-                                           freeTokenLimit: tokenLimit, cancellation: cancellation)
-        let tuned = try parts.tuned.flatMap { model in
-            readsTuned ? try scoreTodaysFlights(with: model, model.reusingEncoder(of: encoding), prompt: prompt, grammarFlight: grammarFlight,
-                                                freeTokenLimit: tokenLimit, cancellation: cancellation) : nil
+        let start = startTokens(after: prompt)
+        let tunedModel = readsTuned ? parts.tuned : nil
+        let readTuned = tunedModel.map { model -> @Sendable () throws -> DecisionFeatures.TunedReading in
+            { [scoring] in
+                try scoring.score(with: model, model.reusingEncoder(of: encoding), startTokens: start, grammarFlight: grammarFlight,
+                                  freeTokenLimit: tokenLimit, cancellation: cancellation).tunedReading
+            }
+        }
+        let tunedAlongside = configuration.readsDecodersConcurrently ? readTuned.map { JoinedThread(name: "FlightVoice.tuned-decoder", $0) } : nil
+        defer { helperThreadCPUSeconds = tunedAlongside?.cpuSeconds ?? 0 }
+        let stock: TodaysFlightScores
+        let tunedReading: DecisionFeatures.TunedReading?
+        do {
+            stock = try scoring.score(with: parts.model, encoding, startTokens: start, grammarFlight: grammarFlight,
+                                      freeTokenLimit: tokenLimit, cancellation: cancellation)
+            if let tunedAlongside { tunedReading = try tunedAlongside.result() } else { tunedReading = try readTuned?() }
+        } catch {
+            _ = try? tunedAlongside?.result()
+            throw error
         }
         let result = stock.result
         let freeTranscriptFlight = reader.read(stock.freeTranscript).todaysFlight
         let grammarFlightRank = grammarFlight.flatMap(result.rank(of:))
         let best = result.best
-        let tunedReading = tuned.map { DecisionFeatures.TunedReading(flight: $0.result.best?.flight, score: Double($0.result.best?.score ?? 0),
-                                                                      margin: $0.result.margin.map(Double.init)) }
         func reading(offList: ScoredFlight?, skipped: Bool) -> DecisionFeatures.NeuralReading {
             DecisionFeatures.NeuralReading(
                 flight: best?.flight, text: best?.best.candidate.text.trimmingCharacters(in: .whitespaces) ?? "",
@@ -94,23 +112,37 @@ final class NeuralPass {
         let withoutNeighbours = reading(offList: nil, skipped: true)
         guard scoresOffList(withoutNeighbours) else { return withoutNeighbours }
         let neighbours = TokenTrie(candidates: offListNeighbours.candidates(around: best.best.candidate), tokenizer: parts.tokenizer)
-        return reading(offList: try Self.scoring { try stock.scorer.score(neighbours, with: stock.nextTokenScorer, after: stock.prefix).best },
+        return reading(offList: try TodaysFlightsScoring.scoring { try stock.scorer.score(neighbours, with: stock.nextTokenScorer, after: stock.prefix).best },
                        skipped: false)
     }
+}
 
-    /// One decoder's scores of today's flights on an utterance's encoding, and what scores more on the same audio.
-    private struct TodaysFlightScores {
-        let result: TrieScoringResult
-        /// The decoder's free transcript of the utterance.
-        let freeTranscript: String
-        /// The carrier phrase fed before every candidate (`FlightCandidateTree.Plan.prefix`).
-        let prefix: [Int]
-        let scorer: TrieScorer
-        let nextTokenScorer: WhisperNextTokenScorer
+/// One decoder's scores of today's flights on an utterance's encoding, and what scores more on the same audio.
+private struct TodaysFlightScores {
+    let result: TrieScoringResult
+    /// The decoder's free transcript of the utterance.
+    let freeTranscript: String
+    /// The carrier phrase fed before every candidate (`FlightCandidateTree.Plan.prefix`).
+    let prefix: [Int]
+    let scorer: TrieScorer
+    let nextTokenScorer: WhisperNextTokenScorer
+
+    /// The reading as the tuned decoder's (`DecisionFeatures.TunedReading`).
+    var tunedReading: DecisionFeatures.TunedReading {
+        DecisionFeatures.TunedReading(flight: result.best?.flight, score: Double(result.best?.score ?? 0), margin: result.margin.map(Double.init))
     }
+}
+
+/// Today's flights as a decoder's walk reads them: the candidate tree, the same-number rivals, the tokenizer, the beam.
+/// A `Sendable` value, so that the two decoders of a pass may walk it on two threads at once.
+private struct TodaysFlightsScoring: Sendable {
+    let candidates: FlightCandidateTree
+    let sameNumberRivals: SameNumberRivals
+    let tokenizer: WhisperTokenizer
+    let trieConfiguration: TrieScoringConfiguration
 
     /// `body`, with its errors but cancellation named as the scoring's.
-    private static func scoring<Result>(_ body: () throws -> Result) throws -> Result {
+    static func scoring<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let cancelled as DecodeCancelled {
@@ -120,19 +152,19 @@ final class NeuralPass {
         }
     }
 
-    /// `model`'s free transcript of the utterance and its scores of today's flights after `prompt` (then of today's
+    /// `model`'s free transcript of the utterance and its scores of today's flights after `startTokens` (then of today's
     /// other flights with the best one's number, `SameNumberRivals`), `grammarFlight` kept in the beam.
-    private func scoreTodaysFlights(with model: WhisperModel, _ encoding: WhisperEncoding, prompt: String, grammarFlight: FlightNumber?,
-                                    freeTokenLimit: Int, cancellation: DecodeCancellation?) throws -> TodaysFlightScores {
-        let startStep = model.feed(encoding, tokens: startTokens(after: prompt))
+    func score(with model: WhisperModel, _ encoding: WhisperEncoding, startTokens: [Int], grammarFlight: FlightNumber?,
+               freeTokenLimit: Int, cancellation: DecodeCancellation?) throws -> TodaysFlightScores {
+        let startStep = model.feed(encoding, tokens: startTokens)
         var freeDecode = GreedyFreeDecode(after: startStep, maximumTokenCount: freeTokenLimit, contextLength: model.dimensions.textContextLength)
         // The free decode goes on alone only while its transcript may still start with a carrier phrase, which
         // decides the ending and what to feed before the tree; past that, its tokens ride in the walk's batches.
-        while !freeDecode.isFinished, candidates.mayNeedCarrier(freeTranscriptStart: parts.tokenizer.decode(freeDecode.tokens)) {
+        while !freeDecode.isFinished, candidates.mayNeedCarrier(freeTranscriptStart: tokenizer.decode(freeDecode.tokens)) {
             freeDecode.stepAlone(with: model, encoding)
         }
         let plan = candidates.plan(forFreeTranscript: freeDecode.isFinished ? transcript(freeDecode.tokens) : nil)
-        let scorer = TrieScorer(configuration: TrieScoringConfiguration(beamWidth: configuration.beamWidth, keptPathWidth: configuration.keptPathWidth))
+        let scorer = TrieScorer(configuration: trieConfiguration)
         let nextTokenScorer = WhisperNextTokenScorer(model: model, encoding: encoding, startStep: startStep, freeDecode: freeDecode,
                                                      cancellation: cancellation)
         var result = try Self.scoring {
@@ -143,7 +175,7 @@ final class NeuralPass {
         if let best = result.best {
             let rivals = sameNumberRivals.candidates(around: best.best.candidate)
             if !rivals.isEmpty {
-                let trie = TokenTrie(candidates: rivals, tokenizer: parts.tokenizer)
+                let trie = TokenTrie(candidates: rivals, tokenizer: tokenizer)
                 result = result.merging(try Self.scoring { try scorer.score(trie, with: nextTokenScorer, after: plan.prefix) })
             }
         }
@@ -151,7 +183,47 @@ final class NeuralPass {
     }
 
     private func transcript(_ tokens: [Int]) -> String {
-        parts.tokenizer.decode(tokens).trimmingCharacters(in: .whitespaces)
+        tokenizer.decode(tokens).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// A body run on a thread of its own from its creation, its result (or error) waited for by `result()`. The thread
+/// inherits the creating thread's nice value (Linux keeps it per thread), so work split off a reading keeps its priority.
+///
+/// Safety of `@unchecked Sendable`: the thread writes `outcome` once, before signalling; `result()` reads it only after waiting.
+private final class JoinedThread<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Result<Value, any Error>?
+    private var threadCPUSeconds = 0.0
+    private var waited = false
+
+    init(name: String, _ body: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            let started = ThreadCPUClock.seconds()
+            outcome = Result { try body() }
+            threadCPUSeconds = ThreadCPUClock.seconds() - started
+            done.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Waits for the body (once; later calls return at once) and returns its value or throws its error. One thread calls it.
+    func result() throws -> Value {
+        wait()
+        return try outcome!.get()
+    }
+
+    /// CPU seconds the thread used, once it is done (waits for it).
+    var cpuSeconds: Double {
+        wait()
+        return threadCPUSeconds
+    }
+
+    private func wait() {
+        guard !waited else { return }
+        waited = true
+        done.wait()
     }
 }
 

@@ -28,6 +28,9 @@ public struct NeuralPassConfiguration: Sendable, Hashable {
     /// Threads a large matrix product may use, for the process (`BLAS.setThreadCount`): 1, since workers are the
     /// parallelism.
     public var blasThreadCount: Int = 1
+    /// Reads the tuned decoder's reading on a thread of its own beside the stock decoder's (`NeuralPass.read`): set where
+    /// a traveller waits for the answer (`RecognizerConfiguration.listeningAlone`); batch workers are the parallelism.
+    public var readsDecodersConcurrently: Bool = false
 
     public init() {}
 }

@@ -42,7 +42,7 @@ final class NeuralReadAhead: @unchecked Sendable {
                     return scoresOffList?(reading) ?? false
                 }
             }
-            threadCPUSeconds = ThreadCPUClock.seconds() - started
+            threadCPUSeconds = ThreadCPUClock.seconds() - started + box.pass.helperThreadCPUSeconds
             outcome = result
             done.signal()
         }
@@ -67,7 +67,7 @@ final class NeuralReadAhead: @unchecked Sendable {
         wait()
     }
 
-    /// CPU seconds the thread used (after `reading()` or `stop()`).
+    /// CPU seconds the read used, on the thread and the pass's own (after `reading()` or `stop()`).
     var cpuSeconds: Double {
         wait()
         return threadCPUSeconds
