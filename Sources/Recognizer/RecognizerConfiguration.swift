@@ -183,7 +183,7 @@ public struct RecognizerConfiguration: Sendable {
     public var alwaysReadsNeural: Bool = false
 
     /// This configuration for the one recognizer of a process that listens live (the kiosk, `listen`, `bench-live`):
-    /// the neural pass's large matrix products may use every core, and its two decoders read side by side: the traveller
+    /// the neural pass's large matrix products may use every core and its two decoders read side by side: the traveller
     /// is waiting for it, and once the live decode's other passes are done, the second core is free.
     public var listeningAlone: RecognizerConfiguration {
         var alone = self
